@@ -1,0 +1,79 @@
+// Running many executions and collecting their outcomes: random, exhaustive, replay.
+// The three differ only in how they answer the Machine's "which of these N?" (choice.h).
+#pragma once
+
+#include "fencelab/explore/replay_token.h"
+#include "fencelab/machine/machine.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace fencelab {
+
+/** One distinct outcome: how often it was reached and the first execution that reached it. */
+struct OutcomeCount {
+  Outcome outcome;
+  uint64_t executions = 0;
+  ReplayToken witness;
+  std::optional<RuntimeErrorReport> error; ///< for runtime-error outcomes: the first report
+};
+
+enum class ExplorationMode : uint8_t { Random, Exhaustive };
+
+struct ExplorationResult {
+  ExplorationMode mode = ExplorationMode::Random;
+  std::string model;
+  uint64_t seed = 0;             ///< random mode
+  uint64_t executions = 0;
+  uint64_t events = 0;           ///< visible events over all executions
+  bool complete = false;         ///< exhaustive: every execution was explored
+  double seconds = 0;
+  std::vector<OutcomeCount> outcomes; ///< sorted by outcome
+};
+
+struct RandomOptions {
+  uint64_t runs = 1000;
+  uint64_t seed = 1;
+};
+
+struct ExhaustiveOptions {
+  uint64_t max_executions = 100'000;
+};
+
+/** `runs` executions with decisions drawn from a generator seeded with `seed`. */
+ExplorationResult explore_random(Machine& machine, MemoryModel& model, const RandomOptions& options);
+
+/** Every execution, by depth-first search over decision sequences with re-execution. */
+ExplorationResult explore_exhaustive(Machine& machine, MemoryModel& model,
+                                     const ExhaustiveOptions& options);
+
+/** Why a replay could not follow its token. */
+struct ReplayError {
+  std::string message;
+};
+
+/** Re-runs the execution a token describes; `observer` sees its events. */
+std::optional<ExecutionResult> replay(Machine& machine, MemoryModel& model, const ReplayToken& token,
+                                      EventObserver* observer, ReplayError& error);
+
+/** splitmix64: a small, fast generator whose sequence is the same on every machine. */
+class SplitMix64 {
+public:
+  explicit SplitMix64(uint64_t seed) : m_state(seed) {}
+  uint64_t next() {
+    uint64_t z = (m_state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+  }
+  /** Uniform in [0, bound): Lemire's multiply-shift on the top 32 bits (bias below 2^-32 x
+   *  bound, far under what a histogram can show). */
+  uint32_t below(uint32_t bound) { return uint32_t(((next() >> 32) * bound) >> 32); }
+
+private:
+  uint64_t m_state;
+};
+
+} // namespace fencelab

@@ -1,0 +1,19 @@
+// The front end's one entry point: a kernel file in, a checked Program out.
+#pragma once
+
+#include "fencelab/program/program.h"
+#include "fencelab/support/source.h"
+
+#include <memory>
+
+namespace fencelab {
+
+/**
+ * Lexes, preprocesses, parses and checks one kernel file, then reads its `//@` directives
+ * into the Program's harness. Every problem found is reported to `diagnostics` (all of them,
+ * not only the first); returns null when any error was reported.
+ */
+std::unique_ptr<Program> compile_program(std::shared_ptr<const SourceFile> source,
+                                         DiagnosticSink& diagnostics);
+
+} // namespace fencelab

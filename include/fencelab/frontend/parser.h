@@ -1,0 +1,129 @@
+// The recursive-descent parser: tokens to the AST (front-end private).
+//
+// The grammar production a function parses is written above it. Errors are reported and the
+// parser recovers (skipping to `;` or `}`), so one pass reports many errors; it never returns
+// null expressions or statements (a placeholder stands in after an error). Nesting is capped
+// so that no input can exhaust the stack.
+#pragma once
+
+#include "fencelab/frontend/ast.h"
+#include "fencelab/frontend/lexer.h"
+
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace fencelab {
+
+/** The declaration specifiers before a declarator: `static __shared__ volatile int`. */
+struct DeclSpecifiers {
+  SourceRange range;
+  Type type;             ///< the base type with its const/volatile
+  bool has_type = false; ///< a type specifier was seen
+  bool is_global = false, is_device = false, is_host = false, is_shared = false,
+       is_constant = false, is_static = false, is_extern = false, is_constexpr = false;
+};
+
+class Parser {
+public:
+  Parser(std::vector<Token> tokens, DiagnosticSink& diagnostics);
+
+  TranslationUnit parse_translation_unit();
+
+  // Expressions (parse_expressions.cpp); also used by the directive reader.
+  ExprPtr parse_expression();
+  ExprPtr parse_assignment_expression();
+  ExprPtr parse_conditional_expression();
+  ExprPtr parse_unary_expression();
+  /** type-name: specifiers abstract-pointers (`unsigned int`, `float*`); nullopt on error. */
+  std::optional<Type> parse_type_name();
+
+  // Token access.
+  const Token& peek(size_t ahead = 0) const;
+  const Token& previous() const { return m_tokens[m_pos > 0 ? m_pos - 1 : 0]; }
+  const Token& advance();
+  bool at(TokenKind kind) const { return peek().kind == kind; }
+  bool accept(TokenKind kind);
+  /** Consumes a token of `kind` or reports "expected WHAT". */
+  bool expect(TokenKind kind, const char* what);
+  bool at_end() const { return at(TokenKind::EndOfFile); }
+  /** Reports an error unless one was already reported since the last recovery point. */
+  void error(SourceRange range, std::string message);
+  void clear_panic() { m_panic = false; }
+
+private:
+  friend class NestingGuard;
+
+  // Declarations (parse_declarations.cpp).
+  void parse_top_level(TranslationUnit& unit);
+  std::vector<TemplateParam> parse_template_header();
+  bool parse_decl_specifiers(DeclSpecifiers& specifiers);
+  bool is_type_start(size_t ahead = 0) const;
+  Type parse_pointers(Type base);
+  void parse_function(TranslationUnit& unit, const DeclSpecifiers& specifiers, Type return_type,
+                      const Token& name, std::vector<TemplateParam> template_params);
+  VarDeclPtr parse_parameter();
+  /** Parses `[N]... = init` after the name; the VarDecl's type and storage are set. */
+  VarDeclPtr parse_declarator_rest(VarDeclPtr var);
+  ExprPtr parse_initializer();
+  void parse_variables(std::vector<VarDeclPtr>& out, const DeclSpecifiers& specifiers,
+                       StorageKind storage);
+  void skip_unsupported_block(SourceRange range, const std::string& feature);
+
+  // Statements (parse_statements.cpp).
+  StmtPtr parse_statement();
+  std::unique_ptr<Compound> parse_compound();
+  StmtPtr parse_declaration_statement();
+  StmtPtr parse_if();
+  StmtPtr parse_for();
+  StmtPtr parse_while();
+  StmtPtr parse_do_while();
+  StmtPtr parse_switch();
+  StmtPtr parse_jump();
+  void synchronize_statement();
+
+  // Expressions.
+  ExprPtr parse_binary(int min_precedence);
+  ExprPtr parse_postfix(ExprPtr expr);
+  ExprPtr parse_primary();
+  ExprPtr parse_literal();
+  ExprPtr parse_identifier_expression();
+  ExprPtr parse_cast_keyword();
+  ExprPtr parse_sizeof();
+  ExprPtr placeholder(SourceRange range);
+
+  std::vector<Token> m_tokens;
+  size_t m_pos = 0;
+  DiagnosticSink& m_diagnostics;
+  bool m_panic = false;
+  int m_depth = 0;
+  /** Template parameter names of the function templates seen so far (for `f<N>(x)`). */
+  std::unordered_map<std::string, std::vector<std::string>> m_template_functions;
+};
+
+/** Limits recursion: constructing past the cap reports one error; `ok()` says whether under. */
+class NestingGuard {
+public:
+  explicit NestingGuard(Parser& parser);
+  ~NestingGuard() { --m_parser.m_depth; }
+  bool ok() const { return m_ok; }
+
+private:
+  Parser& m_parser;
+  bool m_ok;
+};
+
+// Literal decoding (literals.cpp): value and type of a literal token, or an error message.
+struct LiteralValue {
+  Word bits = 0;
+  Type type;
+  std::string error; ///< non-empty when the literal is malformed or unsupported
+};
+LiteralValue decode_integer_literal(std::string_view text);
+LiteralValue decode_float_literal(std::string_view text);
+LiteralValue decode_char_literal(std::string_view text);
+/** Decodes a string literal's contents; `error` set on a bad escape or a missing quote. */
+std::string decode_string_literal(std::string_view text, std::string& error);
+
+} // namespace fencelab

@@ -1,0 +1,119 @@
+// Semantic analysis: names, types, implicit conversions, frame slots and memory objects
+// (front-end private). It annotates the AST in place; see the invariants at the top of ast.h.
+#pragma once
+
+#include "fencelab/program/program.h"
+
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace fencelab {
+
+class Sema {
+public:
+  Sema(Program& program, DiagnosticSink& diagnostics);
+
+  /** Values of template parameters by name (from `//@ template`), set before check_unit. */
+  void set_template_values(std::unordered_map<std::string, int64_t> values) {
+    m_template_values = std::move(values);
+  }
+  /** Checks every global and function of program.unit; creates the variables' memory objects. */
+  void check_unit();
+
+  /** Checks a directive's constant expression (no variables in scope); its value as a word of
+   *  expr->type, or nullopt after reporting why not. */
+  std::optional<Word> check_constant(ExprPtr& expr, const std::string& what);
+  /** Checks an `always` predicate: names are the labels of program.observed. */
+  void check_predicate(ExprPtr& expr);
+  /** The value of a constant expression already checked, or nullopt. */
+  std::optional<Word> fold(const Expr& expr) const;
+
+private:
+  struct Symbol {
+    VarDecl* variable = nullptr;
+    std::optional<Word> constant;
+    Type type;
+    bool missing_template_value = false; ///< a template parameter without `//@ template`
+  };
+  struct SwitchContext {
+    Type type;
+    std::vector<std::pair<Word, SourceRange>> values;
+    bool has_default = false;
+  };
+
+  // sema.cpp: declarations and scopes.
+  void declare_functions();
+  void check_global(VarDecl& var);
+  void check_function(FunctionDecl& function);
+  void check_variable(VarDecl& var);
+  void check_array_extent(VarDecl& var);
+  void check_variable_initializer(VarDecl& var);
+  void add_memory_object(VarDecl& var);
+  void declare(VarDecl& var);
+  const Symbol* lookup(const std::string& name) const;
+  void push_scope() { m_scopes.emplace_back(); }
+  void pop_scope() { m_scopes.pop_back(); }
+
+  // sema_statements.cpp
+  void check_statement(Stmt& stmt);
+  void check_compound(Compound& compound, bool new_scope);
+  void check_switch(Switch& stmt);
+  void check_case(Case& label);
+  void check_return(Return& stmt);
+  void check_condition(ExprPtr& condition);
+
+  // sema_expressions.cpp
+  void check_expr(ExprPtr& expr);
+  void check_name(ExprPtr& expr);
+  void check_unary(ExprPtr& expr);
+  void check_binary(ExprPtr& expr);
+  void check_assign(Assign& assign);
+  void check_conditional(Conditional& conditional);
+  void check_index(ExprPtr& expr);
+  void check_cast(Cast& cast);
+  void check_call(ExprPtr& expr);
+  void check_sizeof(ExprPtr& expr);
+  void check_function_call(Call& call);
+  bool require_lvalue(const Expr& expr, const char* what);
+
+  // sema_conversions.cpp
+  /** Wraps `expr` in an implicit Cast to `type` unless it already has that type. */
+  void insert_cast(ExprPtr& expr, const Type& type);
+  /** Converts as on assignment/initialization/argument passing, reporting what cannot be. */
+  bool convert(ExprPtr& expr, const Type& type, const std::string& context);
+  /** Integral promotion (bool, char, short to int), in place; returns the promoted type. */
+  Type promote(ExprPtr& expr);
+  /** The usual arithmetic conversions of both operands, in place; returns the common type. */
+  Type usual_arithmetic_conversions(ExprPtr& lhs, ExprPtr& rhs);
+  bool is_null_pointer_constant(const Expr& expr) const;
+  void error(SourceRange range, std::string message) { m_diagnostics.error(range, std::move(message)); }
+
+  // sema_builtins.cpp
+  void check_builtin_call(Call& call, const BuiltinInfo& info);
+  void check_atomic_call(Call& call, const BuiltinInfo& info);
+  void check_math_call(Call& call, const BuiltinInfo& info);
+
+  Program& m_program;
+  DiagnosticSink& m_diagnostics;
+  std::unordered_map<std::string, int64_t> m_template_values;
+  std::unordered_map<std::string, FunctionDecl*> m_functions;
+  std::vector<std::unordered_map<std::string, Symbol>> m_scopes;
+  FunctionDecl* m_function = nullptr;
+  uint32_t m_next_slot = 0;
+  int m_loop_depth = 0;
+  std::vector<SwitchContext> m_switches;
+  bool m_in_predicate = false;
+  bool m_in_constant = false;
+};
+
+/** Integral promotion of a type (C++ [conv.prom]); other types lose their qualifiers only. */
+Type promoted_type(const Type& type);
+/** The common type of the usual arithmetic conversions (C++ [expr.arith.conv]). */
+Type common_arithmetic_type(const Type& lhs, const Type& rhs);
+
+/** The values of FLT_MAX, INT_MAX, NULL, nullptr, ...; nullptr when `name` is none of them. */
+const std::pair<Type, Word>* builtin_constant(const std::string& name);
+
+} // namespace fencelab

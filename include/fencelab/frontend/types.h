@@ -1,0 +1,97 @@
+// The kernel language's types and the canonical 64-bit representation of values.
+//
+// Every runtime value, in a register slot or in simulated memory, is one `Word` (64 bits):
+//  - integers: truncated to their width, then sign- or zero-extended to 64 bits;
+//  - bool: 0 or 1;
+//  - float: its IEEE-754 bit pattern in the low 32 bits (upper bits zero);
+//  - double: its IEEE-754 bit pattern;
+//  - pointers: see machine/pointer.h (kind, object, byte offset).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace fencelab {
+
+using Word = uint64_t;
+
+#define FENCELAB_SCALAR_TYPES(X)                                                                   \
+  /* X(Enumerator, spelling, size in bytes, is_integer, is_signed) */                             \
+  X(Void, "void", 0, false, false)                                                                 \
+  X(Bool, "bool", 1, true, false)                                                                  \
+  X(Char, "char", 1, true, true)                                                                   \
+  X(UChar, "unsigned char", 1, true, false)                                                        \
+  X(Short, "short", 2, true, true)                                                                 \
+  X(UShort, "unsigned short", 2, true, false)                                                      \
+  X(Int, "int", 4, true, true)                                                                     \
+  X(UInt, "unsigned int", 4, true, false)                                                          \
+  X(Long, "long", 8, true, true)                                                                   \
+  X(ULong, "unsigned long", 8, true, false)                                                        \
+  X(LongLong, "long long", 8, true, true)                                                          \
+  X(ULongLong, "unsigned long long", 8, true, false)                                               \
+  X(Float, "float", 4, false, true)                                                                \
+  X(Double, "double", 8, false, true)
+
+enum class ScalarType : uint8_t {
+#define X(name, spelling, size, is_integer, is_signed) name,
+  FENCELAB_SCALAR_TYPES(X)
+#undef X
+};
+
+/**
+ * A type as the kernel language sees it: a scalar, or a pointer (depth 1 or 2) to one.
+ * Qualifiers: `is_volatile`/`is_const` qualify the object of this type itself;
+ * `pointee_volatile`/`pointee_const` qualify what a pointer points to (`volatile float* p`).
+ * Arrays are not values: declarations carry their extent, and an array expression decays to
+ * a pointer to its element type.
+ */
+struct Type {
+  ScalarType scalar = ScalarType::Int;
+  uint8_t pointer_depth = 0;
+  bool is_volatile = false;
+  bool is_const = false;
+  bool pointee_volatile = false;
+  bool pointee_const = false;
+
+  static Type of(ScalarType scalar) { return Type{scalar}; }
+  static Type pointer_to(Type pointee);
+  /** The pointed-to type of a pointer (depth reduced by one, qualifiers moved). */
+  Type pointee() const;
+
+  bool is_pointer() const { return pointer_depth > 0; }
+  bool is_void() const { return !is_pointer() && scalar == ScalarType::Void; }
+  bool is_integer() const;
+  bool is_floating() const;
+  bool is_arithmetic() const { return is_integer() || is_floating(); }
+  bool is_signed() const;
+  /** Bytes occupied in memory: 8 for pointers. */
+  uint32_t size() const;
+
+  /** Equality ignoring top-level qualifiers. */
+  bool same_unqualified(const Type& other) const;
+  std::string to_string() const;
+};
+
+const char* scalar_spelling(ScalarType scalar);
+uint32_t scalar_size(ScalarType scalar);
+bool scalar_is_integer(ScalarType scalar);
+bool scalar_is_signed(ScalarType scalar);
+
+/** Converts a canonical word of type `from` to the canonical word of type `to` (C rules). */
+Word convert_word(Word value, const Type& from, const Type& to);
+/** Reinterprets the bits of a word of `from` as `to` (same size; e.g. a float read through an
+ *  `unsigned int*`), as a C++ `memcpy` or the hardware's untyped loads would. */
+Word reinterpret_word(Word value, const Type& from, const Type& to);
+/** Canonicalises raw bits to `type` (truncate and extend integers; keep float bits). */
+Word canonical_word(Word raw, const Type& type);
+
+/** Words from and to host values, for literals, harness values and printing. */
+Word word_from_int(int64_t value, const Type& type);
+Word word_from_double(double value, const Type& type);
+int64_t word_to_int(Word value, const Type& type);
+double word_to_double(Word value, const Type& type);
+bool word_is_true(Word value, const Type& type);
+/** Prints a word as the kernel language would write it: 10, 4294967295u style is not used. */
+std::string format_word(Word value, const Type& type);
+
+} // namespace fencelab

@@ -1,0 +1,54 @@
+// What an atomic read-modify-write computes from the old value (Programming Guide 10.14).
+#pragma once
+
+#include "fencelab/frontend/ast.h"
+#include "fencelab/frontend/types.h"
+#include "fencelab/machine/location.h"
+
+#include <optional>
+
+namespace fencelab {
+
+#define FENCELAB_ATOMIC_OPS(X)                                                                     \
+  X(Add, "add")   /* old + v */                                                                    \
+  X(Sub, "sub")   /* old - v */                                                                    \
+  X(Exch, "exch") /* v */                                                                          \
+  X(Min, "min")   /* min(old, v) */                                                                \
+  X(Max, "max")   /* max(old, v) */                                                                \
+  X(Inc, "inc")   /* (old >= v) ? 0 : old + 1, unsigned */                                         \
+  X(Dec, "dec")   /* (old == 0 || old > v) ? v : old - 1, unsigned */                              \
+  X(CAS, "cas")   /* old == compare ? v : old */                                                   \
+  X(And, "and")                                                                                    \
+  X(Or, "or")                                                                                      \
+  X(Xor, "xor")
+
+enum class AtomicOp : uint8_t {
+#define X(name, spelling) name,
+  FENCELAB_ATOMIC_OPS(X)
+#undef X
+};
+
+const char* atomic_op_name(AtomicOp op);
+
+/** One atomic operation's update, as plain data (so models and traces can show it). */
+struct AtomicUpdate {
+  AtomicOp op = AtomicOp::Add;
+  Type type;          ///< the type the operation works in (the pointer's pointee type)
+  Type storage_type;  ///< the element type of the memory object (same size as `type`)
+  Word operand = 0;   ///< v
+  Word compare = 0;   ///< CAS only
+
+  /** The value written, given the old value; both as canonical words of `storage_type`. */
+  Word apply(Word old) const;
+  /** The same computation on words of `type`. */
+  Word apply_typed(Word old) const;
+};
+
+/** The operation and scope a builtin atomic performs; nullopt for non-atomic builtins. */
+struct AtomicBuiltin {
+  AtomicOp op;
+  Scope scope;
+};
+std::optional<AtomicBuiltin> atomic_builtin(Builtin builtin);
+
+} // namespace fencelab

@@ -1,0 +1,71 @@
+// The emulated GPU: a grid of blocks of warps of threads, each thread a fiber, running a
+// Program against a MemoryModel, asking a ChoiceSource at every nondeterministic decision.
+//
+// A thread runs without switching until its next visible event (a global or shared memory
+// access, an atomic, a fence, a barrier, exit); the scheduler then picks which enabled thread
+// (or model step) goes next. Only resident blocks hold fibers: when a block finishes, the next
+// one becomes resident, so memory stays bounded however large the grid (DESIGN "Machine").
+#pragma once
+
+#include "fencelab/machine/choice.h"
+#include "fencelab/machine/events.h"
+#include "fencelab/machine/memory_model.h"
+#include "fencelab/machine/outcome.h"
+#include "fencelab/program/program.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace fencelab {
+
+struct MachineOptions {
+  /** Bytes of each simulated thread's fiber stack; an overflow hits a guard page and is
+   *  reported. */
+  uint32_t stack_size = 256 * 1024;
+  /** Blocks resident at once; 0 means as on an H100: 132 SMs, each holding up to 32 blocks
+   *  and 2048 threads (CUDA C++ Programming Guide, Table 21 "Technical Specifications"). */
+  uint32_t resident_blocks = 0;
+  /** Visible events one execution may perform before it is stopped (StepLimit). */
+  uint64_t max_steps = 1'000'000;
+  /** Statements a thread may run without a visible event (an infinite local loop). */
+  uint64_t max_local_steps = 50'000'000;
+};
+
+/** A runtime error: where, which thread, what. */
+struct RuntimeErrorReport {
+  Diagnostic diagnostic;
+  ThreadId thread;
+};
+
+struct ExecutionResult {
+  Outcome outcome;
+  uint64_t events = 0;                     ///< visible events performed
+  std::optional<RuntimeErrorReport> error; ///< when outcome.status is RuntimeError
+  std::vector<std::string> output;         ///< printf output, in the order performed
+};
+
+class Machine {
+public:
+  Machine(const Program& program, MachineOptions options);
+  ~Machine();
+  Machine(const Machine&) = delete;
+  Machine& operator=(const Machine&) = delete;
+
+  /** Runs one execution from the initial state. `observer` (may be null) sees every event. */
+  ExecutionResult run(MemoryModel& model, ChoiceSource& choices, EventObserver* observer = nullptr);
+
+  const Program& program() const;
+  const MachineOptions& options() const;
+  /** The resident-block limit in force for this program. */
+  uint32_t resident_block_limit() const;
+
+  /** The implementation (src/machine/machine_impl.h), opaque to users of this header. */
+  struct Impl;
+
+private:
+  std::unique_ptr<Impl> m_impl;
+};
+
+} // namespace fencelab

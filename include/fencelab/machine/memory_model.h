@@ -1,0 +1,74 @@
+// The narrow interface between the Machine and a memory model (DESIGN "MemoryModel";
+// STYLE 2). The Machine calls these and never sees a store buffer or a view; a model is the
+// only place that knows about them. One class per model (models/).
+#pragma once
+
+#include "fencelab/frontend/types.h"
+#include "fencelab/machine/atomic_update.h"
+#include "fencelab/machine/choice.h"
+#include "fencelab/machine/ids.h"
+#include "fencelab/machine/location.h"
+
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace fencelab {
+
+class MemoryModel {
+public:
+  virtual ~MemoryModel() = default;
+
+  virtual const char* name() const = 0;
+
+  /** Starts a fresh execution. `choices` answers the model's own decisions (which store a
+   *  load reads, which buffered store drains); it outlives the execution. */
+  virtual void begin_execution(ChoiceSource& choices) = 0;
+
+  /** Sets an instance's contents to `initial` (canonical words): at execution start for every
+   *  global and constant object, and for a block's shared copy when the block becomes resident.
+   *  Any history the instance had is discarded. */
+  virtual void init_instance(uint32_t instance, std::span<const Word> initial) = 0;
+
+  /** A load by thread `t`; returns the canonical word read. */
+  virtual Word load(const ThreadRef& t, Location location, AccessMode mode) = 0;
+
+  /** A store by thread `t`. */
+  virtual void store(const ThreadRef& t, Location location, Word value, AccessMode mode) = 0;
+
+  /** An atomic read-modify-write; returns the old value. */
+  virtual Word read_modify_write(const ThreadRef& t, Location location, Scope scope,
+                                 const AtomicUpdate& update) = 0;
+
+  /** `__threadfence_block`, `__threadfence`, `__threadfence_system`. */
+  virtual void fence(const ThreadRef& t, Scope scope) = 0;
+
+  /** A barrier completing: every participant has arrived (`__syncthreads`, `__syncwarp`). */
+  virtual void barrier(std::span<const ThreadRef> participants) = 0;
+
+  /** A thread has finished its kernel; what it buffered stays until drained. */
+  virtual void thread_exit(const ThreadRef& t) = 0;
+
+  /** Steps the model can take by itself at this point (e.g. draining a buffered store). The
+   *  Machine offers them to the scheduler beside the threads' next events. */
+  virtual uint32_t internal_step_count() const { return 0; }
+  virtual void internal_step(uint32_t index) {}
+  /** A short description of internal step `index`, for traces. */
+  virtual std::string describe_internal_step(uint32_t index) const { return {}; }
+
+  /** After the kernel ends: every buffer has drained; the value the host reads. */
+  virtual void finish_execution() {}
+  virtual Word final_value(Location location) const = 0;
+
+  /** For traces: why the last load of thread `t` returned what it did (empty if nothing to
+   *  say; sc has nothing to say). */
+  virtual std::string explain_last_load(const ThreadRef& t) const { return {}; }
+};
+
+/** The models this build has, by name (kModelNames order). */
+bool model_is_implemented(std::string_view name);
+/** Creates a model by name; null when unknown or not implemented. */
+std::unique_ptr<MemoryModel> create_model(std::string_view name);
+
+} // namespace fencelab

@@ -1,0 +1,116 @@
+// The checked kernel: the annotated AST plus the harness in structured form.
+//
+// Both the simulator and the CUDA backend consume a Program; neither re-parses text. The
+// front end (frontend/compile.h) builds it from one `.cu` file and its `//@` directives.
+#pragma once
+
+#include "fencelab/frontend/ast.h"
+#include "fencelab/support/source.h"
+
+#include <array>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace fencelab {
+
+enum class MemorySpace : uint8_t { Global, Shared, Constant };
+
+/**
+ * One object of simulated global, shared or constant memory: a `__device__`/`__shared__`/
+ * `__constant__` variable, or a device buffer made for a pointer argument. An object is an
+ * array of `element_count` naturally aligned elements of `element_type`; a location is one
+ * element (see machine/location.h). Shared objects get one instance per resident block.
+ */
+struct MemoryObject {
+  std::string name;            ///< variable name, or the parameter name for argument buffers
+  SourceRange range;           ///< the declaration, or the `//@ arg` directive
+  MemorySpace space = MemorySpace::Global;
+  Type element_type;
+  uint32_t element_count = 1;
+  bool is_array = false;
+  bool is_volatile = false;
+  /** Initial contents as canonical words of element_type; empty means all zero. */
+  std::vector<Word> initial_values;
+  /** False when the contents are undefined at kernel start (uninitialised shared memory,
+   *  buffers declared `uninit`); reads before a write are then uninitialised reads. */
+  bool initialized = true;
+  const VarDecl* declaration = nullptr; ///< null for argument buffers
+};
+
+struct Dim3 {
+  uint32_t x = 1, y = 1, z = 1;
+  uint64_t total() const { return uint64_t(x) * y * z; }
+  friend bool operator==(const Dim3&, const Dim3&) = default;
+};
+
+struct LaunchConfig {
+  const FunctionDecl* kernel = nullptr;
+  Dim3 grid, block;
+  SourceRange range; ///< the `//@ launch` directive (or the kernel, when defaulted)
+  /** Template arguments given with `//@ template`, in the kernel's parameter order. */
+  std::vector<std::pair<std::string, int64_t>> template_args;
+};
+
+/** One kernel argument: a scalar value, or the pointer to a buffer object. */
+struct KernelArgument {
+  const VarDecl* parameter = nullptr;
+  Word value = 0;                       ///< scalar: its word; buffer: unused (see buffer_object)
+  std::optional<uint32_t> buffer_object; ///< index into memory_objects for pointer parameters
+  SourceRange range;
+};
+
+/** One observed value of the outcome: a memory element, or a thread's local variable. */
+struct ObservedItem {
+  enum class Kind : uint8_t { Memory, Local };
+  Kind kind = Kind::Memory;
+  std::string label; ///< as printed in outcomes: `X`, `result[0]`, `A`
+  SourceRange range;
+  Type type;
+  uint32_t object_id = 0;     ///< Memory: the object
+  uint32_t element_index = 0; ///< Memory: the element
+  const VarDecl* local = nullptr; ///< Local: the variable; its last value in the one thread
+                                  ///< that declared it is the observed value
+};
+
+/** `name=value ...`: matches an outcome whose listed items have the listed values. */
+struct OutcomePattern {
+  SourceRange range;
+  std::vector<std::pair<uint32_t, Word>> items; ///< (ObservedItem index, canonical word)
+};
+
+enum class ExpectationKind : uint8_t {
+  Exactly,     ///< the reachable outcomes are exactly those matching the patterns, one each
+  Reachable,   ///< some execution reaches an outcome matching the pattern
+  Unreachable, ///< no execution reaches an outcome matching the pattern
+  Always,      ///< the predicate holds in every execution's outcome
+  Diagnostic,  ///< a diagnostic of this kind is reported (checked by the diagnostics issue)
+};
+
+/** The memory models a directive can name. */
+inline constexpr std::array<const char*, 3> kModelNames = {"sc", "tso", "gpu"};
+
+struct Expectation {
+  SourceRange range;
+  std::vector<std::string> models; ///< names from kModelNames, never empty
+  ExpectationKind kind = ExpectationKind::Reachable;
+  std::vector<OutcomePattern> patterns; ///< Exactly: one or more; Reachable/Unreachable: one
+  ExprPtr predicate;                    ///< Always: typed by sema, names are observed items
+  std::string diagnostic_kind;          ///< Diagnostic
+  std::string text;                     ///< the directive text, for reports
+};
+
+struct Program {
+  std::shared_ptr<const SourceFile> source;
+  TranslationUnit unit;
+  std::vector<MemoryObject> memory_objects;
+  LaunchConfig launch;
+  std::vector<KernelArgument> arguments; ///< one per kernel parameter, in order
+  std::vector<ObservedItem> observed;
+  std::vector<Expectation> expectations;
+
+  const ObservedItem* find_observed(std::string_view label) const;
+};
+
+} // namespace fencelab

@@ -1,0 +1,54 @@
+// Rendering results for people (text) and for programs (JSON; schema in docs/json.md).
+#pragma once
+
+#include "fencelab/explore/expectations.h"
+#include "fencelab/explore/exploration.h"
+#include "fencelab/machine/events.h"
+#include "fencelab/program/program.h"
+
+#include <ostream>
+#include <vector>
+
+namespace fencelab {
+
+/** Throughput and memory figures for --stats. */
+struct RunStats {
+  uint64_t executions = 0;
+  uint64_t events = 0;
+  double seconds = 0;
+  uint64_t peak_memory_bytes = 0; ///< the process's peak resident set
+
+  static RunStats of(const ExplorationResult& result);
+};
+
+/** The process's peak resident set size so far, in bytes. */
+uint64_t current_peak_memory_bytes();
+
+/** Collects an execution's events for printing. */
+class TraceRecorder final : public EventObserver {
+public:
+  void on_event(const Event& event) override { m_events.push_back(event); }
+  const std::vector<Event>& events() const { return m_events; }
+
+private:
+  std::vector<Event> m_events;
+};
+
+struct ReportOptions {
+  bool stats = false;
+  std::string command; ///< "run" or "explore"
+};
+
+void print_exploration_text(std::ostream& out, const Program& program, const ExplorationResult& result,
+                            const std::vector<ExpectationResult>& expectations,
+                            const ReportOptions& options);
+void print_exploration_json(std::ostream& out, const Program& program, const ExplorationResult& result,
+                            const std::vector<ExpectationResult>& expectations,
+                            const ReportOptions& options);
+
+void print_trace_text(std::ostream& out, const Program& program, const std::string& token,
+                      const std::vector<Event>& events, const ExecutionResult& execution);
+void print_trace_json(std::ostream& out, const Program& program, const std::string& token,
+                      const std::vector<Event>& events, const ExecutionResult& execution);
+
+} // namespace fencelab

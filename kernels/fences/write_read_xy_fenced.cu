@@ -1,0 +1,37 @@
+// writeXY / readXY with __threadfence() in both threads.
+//
+// Source: [002] CUDA C++ Programming Guide, 10.5 "Memory Fence Functions", the fenced version
+// (also [000] course note, Example 2, whose copy adds the comment "why we need this line?").
+// Teaches: a fence in the writer orders X=10 before Y=20; a fence in the reader orders the
+// read of Y before the read of X. With both, the Guide lists exactly three outcomes: "The
+// fourth outcome [A=1 B=20] is not possible, because the first write must be visible before
+// the second write." Both fences are needed: the reader's fence answers [000]'s question.
+// Status: correct.
+// Added: the launcher at the end (marked).
+//
+//@ launch grid=1 block=2
+//@ observe readXY.A readXY.B
+//@ expect sc: exactly A=1 B=2 | A=10 B=2 | A=10 B=20
+//@ expect gpu: exactly A=1 B=2 | A=10 B=2 | A=10 B=20
+
+__device__ int X = 1, Y = 2;
+
+__device__ void writeXY()
+{
+    X = 10;
+    __threadfence();
+    Y = 20;
+}
+
+__device__ void readXY()
+{
+    int B = Y;
+    __threadfence();
+    int A = X;
+}
+
+// Added by fencelab (not in the document): the Guide only says "thread 1 executes
+// writeXY(), while thread 2 executes readXY()". This launcher is that sentence.
+__global__ void write_read_xy() {
+    if (threadIdx.x == 0) writeXY(); else readXY();
+}

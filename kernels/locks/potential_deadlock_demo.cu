@@ -1,0 +1,52 @@
+// potential_deadlock_demo: even threads take lock1 then lock2, odd threads lock2 then lock1.
+//
+// Source: [004] "Synchronization Complete Guide", "Debugging Synchronization" > "Common
+// Synchronization Bugs" >
+// "Deadlock Prevention" (first kernel).
+// Teaches: inconsistent lock ordering deadlocks (the document's "BAD").
+// Status: BUGGY on purpose: if thread 0 takes lock1 and thread 1 takes lock2 before either
+// takes its second lock, both spin forever. Other executions complete with resource1 =
+// resource2 = 2. (Also, as in deadlock_free_demo: no __threadfence() after acquiring or
+// before releasing, so the critical sections are not ordered by the locks on a weak GPU,
+// Guide 10.14: atomics are not fences.)
+// Launch: 2 threads (one even, one odd).
+//
+// fencelab-note: deadlock (both threads spin in atomicCAS loops); its expectation awaits the
+// deadlock checker, so there are no expect lines.
+//@ launch grid=1 block=2
+//@ arg resource1: int[1] = zeros
+//@ arg resource2: int[1] = zeros
+//@ arg lock1: int[1] = zeros
+//@ arg lock2: int[1] = zeros
+//@ observe resource1[0] resource2[0]
+
+// Potential deadlock scenario and prevention
+__global__ void potential_deadlock_demo(int* resource1, int* resource2,
+                                       int* lock1, int* lock2) {
+    int tid = threadIdx.x;
+
+    // BAD: Can cause deadlock
+    if (tid % 2 == 0) {
+        // Even threads acquire lock1 then lock2
+        while (atomicCAS(lock1, 0, 1) != 0) { /* spin */ }
+        while (atomicCAS(lock2, 0, 1) != 0) { /* spin */ }
+
+        // Critical section
+        *resource1 += 1;
+        *resource2 += 1;
+
+        atomicExch(lock2, 0);
+        atomicExch(lock1, 0);
+    } else {
+        // Odd threads acquire lock2 then lock1 - DEADLOCK POTENTIAL!
+        while (atomicCAS(lock2, 0, 1) != 0) { /* spin */ }
+        while (atomicCAS(lock1, 0, 1) != 0) { /* spin */ }
+
+        // Critical section
+        *resource1 += 1;
+        *resource2 += 1;
+
+        atomicExch(lock1, 0);
+        atomicExch(lock2, 0);
+    }
+}

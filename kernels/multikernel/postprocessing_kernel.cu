@@ -1,0 +1,24 @@
+// postprocessing_kernel
+//
+// Source: [004] "Synchronization Complete Guide", "Grid-Level Coordination" > "Multi-Kernel
+// Coordination" > "Kernel Boundary Synchronization".
+// Teaches: the kernel boundary (cudaDeviceSynchronize() between launches in the host class
+// MultiStageProcessor) is the grid-wide barrier between stages.
+// Status: correct (no synchronization inside the kernel: each thread writes only its own
+// element).
+// Not ported: the host code around it (see kernels/README.md).
+// Stage 3 alone: output = 2 * input + 1.
+//
+//@ launch grid=1 block=4
+//@ arg input: float[4] = {0, 1, 2, 3}
+//@ arg output: float[4] = zeros
+//@ arg N = 4
+//@ observe output
+//@ expect sc: exactly output[0]=1 output[1]=3 output[2]=5 output[3]=7
+
+__global__ void postprocessing_kernel(float* input, float* output, int N) {
+    int tid = threadIdx.x + blockIdx.x * blockDim.x;
+    if (tid < N) {
+        output[tid] = input[tid] * 2.0f + 1.0f;
+    }
+}

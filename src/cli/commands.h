@@ -1,0 +1,44 @@
+// The subcommands of `fencelab`, each in its own file, sharing the options below.
+#pragma once
+
+#include "fencelab/machine/machine.h"
+#include "fencelab/program/program.h"
+
+#include <CLI/CLI.hpp>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace fencelab::cli {
+
+/** Process exit codes (documented in README.md). */
+enum ExitCode : int {
+  kSuccess = 0,        ///< every expectation holds, nothing went wrong
+  kFindings = 1,       ///< an expectation failed, or an execution ended in an error
+  kBadInput = 2,       ///< the kernel file, a token or the command line is wrong
+  kInternalError = 3,  ///< a bug in fencelab
+};
+
+/** Options every simulating subcommand takes. */
+struct CommonOptions {
+  std::string file;
+  std::vector<std::string> models{"sc"};
+  bool json = false;
+  bool stats = false;
+  MachineOptions machine;
+};
+
+void add_common_options(CLI::App& command, CommonOptions& options);
+
+/** Compiles the file, printing diagnostics; null on failure (exit kBadInput). */
+std::unique_ptr<Program> load_program(const std::string& path);
+
+/** Checks that every requested model exists here; prints why not and returns false. */
+bool check_models(const std::vector<std::string>& models);
+
+void add_run_command(CLI::App& app, int& exit_code);
+void add_explore_command(CLI::App& app, int& exit_code);
+void add_replay_command(CLI::App& app, int& exit_code);
+void add_list_command(CLI::App& app, int& exit_code);
+
+} // namespace fencelab::cli

@@ -1,0 +1,55 @@
+#include "commands.h"
+
+#include "fencelab/frontend/compile.h"
+#include "fencelab/machine/memory_model.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <iostream>
+
+namespace fencelab::cli {
+
+void add_common_options(CLI::App& command, CommonOptions& options) {
+  command.add_option("file", options.file, "kernel file (.cu with //@ directives)")->required();
+  command.add_option("--model", options.models, "memory model(s): sc, tso, gpu (comma-separated)")
+      ->delimiter(',');
+  command.add_flag("--json", options.json, "print JSON (schema: docs/json.md)");
+  command.add_flag("--stats", options.stats, "print executions, events, rates and peak memory");
+  command.add_option("--stack-size", options.machine.stack_size, "bytes of each simulated thread's stack")
+      ->check(CLI::Range(16u * 1024, 64u * 1024 * 1024));
+  command.add_option("--resident-blocks", options.machine.resident_blocks,
+                     "blocks resident at once (default: as on an H100)");
+  command.add_option("--max-steps", options.machine.max_steps, "visible events one execution may perform")
+      ->check(CLI::PositiveNumber);
+}
+
+std::unique_ptr<Program> load_program(const std::string& path) {
+  SourceFile file("", "");
+  std::string error;
+  if (!SourceFile::read(path, file, error)) {
+    fmt::print(stderr, "fencelab: error: {}\n", error);
+    return nullptr;
+  }
+  DiagnosticSink diagnostics;
+  const auto source = std::make_shared<const SourceFile>(std::move(file));
+  auto program = compile_program(source, diagnostics);
+  diagnostics.print(std::cerr, *source);
+  return program;
+}
+
+bool check_models(const std::vector<std::string>& models) {
+  for (const std::string& name : models) {
+    const bool known = std::find(kModelNames.begin(), kModelNames.end(), name) != kModelNames.end();
+    if (!known) {
+      fmt::print(stderr, "fencelab: error: unknown model '{}' (the models are sc, tso, gpu)\n", name);
+      return false;
+    }
+    if (!model_is_implemented(name)) {
+      fmt::print(stderr, "fencelab: error: model '{}' is not implemented yet in this build (sc is)\n", name);
+      return false;
+    }
+  }
+  return true;
+}
+
+} // namespace fencelab::cli

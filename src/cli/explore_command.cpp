@@ -1,0 +1,76 @@
+// `fencelab run` (random schedules, outcome histogram) and `fencelab explore` (every
+// execution). Both check the file's expectations for each model they ran.
+#include "commands.h"
+
+#include "fencelab/explore/expectations.h"
+#include "fencelab/report/report.h"
+
+#include <algorithm>
+#include <iostream>
+#include <random>
+
+namespace fencelab::cli {
+
+namespace {
+
+struct ExploreCommandOptions {
+  CommonOptions common;
+  RandomOptions random;
+  bool seed_given = false;
+  ExhaustiveOptions exhaustive;
+};
+
+int execute(const ExploreCommandOptions& options, ExplorationMode mode) {
+  if (!check_models(options.common.models)) return kBadInput;
+  const auto program = load_program(options.common.file);
+  if (program == nullptr) return kBadInput;
+  Machine machine(*program, options.common.machine);
+  int exit_code = kSuccess;
+  bool first = true;
+  for (const std::string& model_name : options.common.models) {
+    const auto model = create_model(model_name);
+    const ExplorationResult result = mode == ExplorationMode::Random
+                                         ? explore_random(machine, *model, options.random)
+                                         : explore_exhaustive(machine, *model, options.exhaustive);
+    const auto expectations = check_expectations(*program, result);
+    const ReportOptions report{options.common.stats, mode == ExplorationMode::Random ? "run" : "explore"};
+    if (!first && !options.common.json) std::cout << '\n';
+    first = false;
+    if (options.common.json) print_exploration_json(std::cout, *program, result, expectations, report);
+    else print_exploration_text(std::cout, *program, result, expectations, report);
+    const bool failed = std::any_of(expectations.begin(), expectations.end(),
+                                    [](const ExpectationResult& e) { return e.verdict == Verdict::Fails; });
+    const bool errors = std::any_of(result.outcomes.begin(), result.outcomes.end(), [](const OutcomeCount& o) {
+      return o.outcome.status != ExecutionStatus::Completed;
+    });
+    if (failed || errors) exit_code = kFindings;
+  }
+  return exit_code;
+}
+
+} // namespace
+
+void add_run_command(CLI::App& app, int& exit_code) {
+  auto options = std::make_shared<ExploreCommandOptions>();
+  CLI::App* command = app.add_subcommand("run", "run random schedules and print the outcome histogram");
+  add_common_options(*command, options->common);
+  command->add_option("--runs", options->random.runs, "number of executions")->check(CLI::PositiveNumber);
+  command->add_option("--seed", options->random.seed, "generator seed (printed; default: random)")
+      ->each([options](const std::string&) { options->seed_given = true; });
+  command->callback([options, &exit_code] {
+    if (!options->seed_given) options->random.seed = std::random_device{}() | (uint64_t(std::random_device{}()) << 32);
+    exit_code = execute(*options, ExplorationMode::Random);
+  });
+}
+
+void add_explore_command(CLI::App& app, int& exit_code) {
+  auto options = std::make_shared<ExploreCommandOptions>();
+  CLI::App* command = app.add_subcommand("explore", "explore every execution and check the file's expectations");
+  add_common_options(*command, options->common);
+  command->add_option("--max-executions", options->exhaustive.max_executions,
+                      "stop after this many executions (the report says the search was cut short)")
+      ->check(CLI::PositiveNumber);
+  command->callback([options, &exit_code] { exit_code = execute(*options, ExplorationMode::Exhaustive); });
+}
+
+} // namespace fencelab::cli

@@ -1,0 +1,192 @@
+// The three explorers. Each is a ChoiceSource answering the Machine's decisions, plus a loop
+// collecting outcomes. Every execution's decisions are recorded, so every outcome has a
+// witness token that `replay` reproduces exactly.
+#include "fencelab/explore/exploration.h"
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+
+namespace fencelab {
+
+namespace {
+
+/** Collects outcomes with their counts and first witnesses. */
+class OutcomeTable {
+public:
+  void add(const ExecutionResult& result, const std::vector<uint32_t>& choices, const std::string& model) {
+    auto [it, inserted] = m_counts.try_emplace(result.outcome);
+    OutcomeCount& entry = it->second;
+    if (inserted) {
+      entry.outcome = result.outcome;
+      entry.witness = ReplayToken{model, choices};
+      entry.error = result.error;
+    }
+    ++entry.executions;
+  }
+  std::vector<OutcomeCount> take() {
+    std::vector<OutcomeCount> out;
+    out.reserve(m_counts.size());
+    for (auto& [outcome, count] : m_counts) out.push_back(std::move(count));
+    return out;
+  }
+
+private:
+  std::map<Outcome, OutcomeCount> m_counts;
+};
+
+class RandomChoices final : public ChoiceSource {
+public:
+  explicit RandomChoices(uint64_t seed) : m_random(seed) {}
+  uint32_t choose(uint32_t options, ChoiceKind) override {
+    const uint32_t c = m_random.below(options);
+    m_taken.push_back(c);
+    return c;
+  }
+  std::vector<uint32_t>& taken() { return m_taken; }
+
+private:
+  SplitMix64 m_random;
+  std::vector<uint32_t> m_taken;
+};
+
+/**
+ * Depth-first search over decision sequences: replays the current prefix, extends it with
+ * first options, and after each execution advances the deepest decision that has an untried
+ * option (stateless model checking with re-execution, as in Godefroid's VeriSoft).
+ */
+class DepthFirstChoices final : public ChoiceSource {
+public:
+  uint32_t choose(uint32_t options, ChoiceKind) override {
+    if (m_position < m_stack.size()) {
+      Decision& d = m_stack[m_position++];
+      // A deterministic Machine offers the same options at the same point of the same prefix.
+      d.options = options;
+      return std::min(d.chosen, options - 1);
+    }
+    m_stack.push_back(Decision{0, options});
+    ++m_position;
+    return 0;
+  }
+  void start_execution() { m_position = 0; }
+  std::vector<uint32_t> taken() const {
+    std::vector<uint32_t> out;
+    out.reserve(m_stack.size());
+    for (const Decision& d : m_stack) out.push_back(d.chosen);
+    return out;
+  }
+  /** Moves to the next unexplored sequence; false when the tree is exhausted. */
+  bool advance() {
+    m_stack.resize(m_position);
+    while (!m_stack.empty() && m_stack.back().chosen + 1 >= m_stack.back().options) m_stack.pop_back();
+    if (m_stack.empty()) return false;
+    ++m_stack.back().chosen;
+    return true;
+  }
+
+private:
+  struct Decision {
+    uint32_t chosen;
+    uint32_t options;
+  };
+  std::vector<Decision> m_stack;
+  size_t m_position = 0;
+};
+
+class ReplayChoices final : public ChoiceSource {
+public:
+  explicit ReplayChoices(const std::vector<uint32_t>& choices) : m_choices(choices) {}
+  uint32_t choose(uint32_t options, ChoiceKind kind) override {
+    if (m_position >= m_choices.size()) {
+      if (m_error.empty())
+        m_error = "the token ends before the execution does: it was made for another kernel or options";
+      return 0;
+    }
+    const uint32_t c = m_choices[m_position++];
+    if (c >= options) {
+      if (m_error.empty())
+        m_error = "the token's decision " + std::to_string(m_position) + " (" + choice_kind_name(kind) +
+                  ") has only " + std::to_string(options) +
+                  " options here: it was made for another kernel or options";
+      return 0;
+    }
+    return c;
+  }
+  const std::string& error() const { return m_error; }
+  bool used_all() const { return m_position == m_choices.size(); }
+
+private:
+  const std::vector<uint32_t>& m_choices;
+  size_t m_position = 0;
+  std::string m_error;
+};
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+} // namespace
+
+ExplorationResult explore_random(Machine& machine, MemoryModel& model, const RandomOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  ExplorationResult result;
+  result.mode = ExplorationMode::Random;
+  result.model = model.name();
+  result.seed = options.seed;
+  OutcomeTable table;
+  RandomChoices choices(options.seed);
+  for (uint64_t run = 0; run < options.runs; ++run) {
+    choices.taken().clear();
+    const ExecutionResult execution = machine.run(model, choices);
+    table.add(execution, choices.taken(), result.model);
+    result.events += execution.events;
+    ++result.executions;
+  }
+  result.outcomes = table.take();
+  result.seconds = seconds_since(start);
+  return result;
+}
+
+ExplorationResult explore_exhaustive(Machine& machine, MemoryModel& model,
+                                     const ExhaustiveOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  ExplorationResult result;
+  result.mode = ExplorationMode::Exhaustive;
+  result.model = model.name();
+  OutcomeTable table;
+  DepthFirstChoices choices;
+  bool more = true;
+  while (more && result.executions < options.max_executions) {
+    choices.start_execution();
+    const ExecutionResult execution = machine.run(model, choices);
+    table.add(execution, choices.taken(), result.model);
+    result.events += execution.events;
+    ++result.executions;
+    more = choices.advance();
+  }
+  result.complete = !more;
+  result.outcomes = table.take();
+  result.seconds = seconds_since(start);
+  return result;
+}
+
+std::optional<ExecutionResult> replay(Machine& machine, MemoryModel& model, const ReplayToken& token,
+                                      EventObserver* observer, ReplayError& error) {
+  if (token.model != model.name()) {
+    error.message = "the token was made under model '" + token.model + "', not '" + model.name() + "'";
+    return std::nullopt;
+  }
+  ReplayChoices choices(token.choices);
+  ExecutionResult execution = machine.run(model, choices, observer);
+  if (!choices.error().empty()) {
+    error.message = choices.error();
+    return std::nullopt;
+  }
+  if (!choices.used_all()) {
+    error.message = "the execution ended before the token did: it was made for another kernel or options";
+    return std::nullopt;
+  }
+  return execution;
+}
+
+} // namespace fencelab

@@ -1,0 +1,84 @@
+#include "fencelab/explore/replay_token.h"
+
+#include <charconv>
+#include <fmt/format.h>
+
+namespace fencelab {
+
+namespace {
+
+void append_choice(std::string& out, uint32_t choice) {
+  if (choice < 10) out += char('0' + choice);
+  else if (choice < 36) out += char('a' + (choice - 10));
+  else out += fmt::format("{{{}}}", choice);
+}
+
+} // namespace
+
+std::string ReplayToken::encode() const {
+  std::string out = model + ":";
+  for (size_t i = 0; i < choices.size();) {
+    size_t run = 1;
+    while (i + run < choices.size() && choices[i + run] == choices[i]) ++run;
+    append_choice(out, choices[i]);
+    if (run >= 3) {
+      out += fmt::format("*{}", run);
+    } else if (run == 2) {
+      append_choice(out, choices[i]);
+    }
+    i += run;
+  }
+  return out;
+}
+
+std::optional<ReplayToken> ReplayToken::decode(std::string_view text, std::string& error) {
+  const size_t colon = text.find(':');
+  if (colon == std::string_view::npos || colon == 0) {
+    error = "a replay token has the form MODEL:CHOICES, e.g. sc:0110";
+    return std::nullopt;
+  }
+  ReplayToken token;
+  token.model = std::string(text.substr(0, colon));
+  const std::string_view body = text.substr(colon + 1);
+  auto read_number = [&](size_t& i, uint32_t& value) {
+    const char* begin = body.data() + i;
+    const auto [end, ec] = std::from_chars(begin, body.data() + body.size(), value);
+    if (ec != std::errc() || end == begin) return false;
+    i += size_t(end - begin);
+    return true;
+  };
+  for (size_t i = 0; i < body.size();) {
+    const char c = body[i];
+    uint32_t value = 0;
+    if (c >= '0' && c <= '9') {
+      value = uint32_t(c - '0');
+      ++i;
+    } else if (c >= 'a' && c <= 'z') {
+      value = uint32_t(c - 'a' + 10);
+      ++i;
+    } else if (c == '{') {
+      ++i;
+      if (!read_number(i, value) || i >= body.size() || body[i] != '}') {
+        error = fmt::format("malformed {{N}} at position {} of the token", colon + 1 + i);
+        return std::nullopt;
+      }
+      ++i;
+    } else if (c == '*' && !token.choices.empty()) {
+      ++i;
+      uint32_t count = 0;
+      if (!read_number(i, count) || count < 3) {
+        error = fmt::format("malformed repeat count at position {} of the token", colon + 1 + i);
+        return std::nullopt;
+      }
+      token.choices.insert(token.choices.end(), count - 1, token.choices.back());
+      continue;
+    } else {
+      error = fmt::format("unexpected '{}' at position {} of the token", c, colon + 1 + i);
+      return std::nullopt;
+    }
+    token.choices.push_back(value);
+  }
+  return token;
+}
+
+} // namespace fencelab

@@ -1,0 +1,29 @@
+// The front end's entry point: lex, preprocess, parse, read directives, check (see compile.h).
+#include "fencelab/frontend/compile.h"
+
+#include "fencelab/frontend/directives.h"
+
+namespace fencelab {
+
+std::unique_ptr<Program> compile_program(std::shared_ptr<const SourceFile> source,
+                                         DiagnosticSink& diagnostics) {
+  auto program = std::make_unique<Program>();
+  program->source = source;
+  const SourceRange whole{0, uint32_t(source->text().size())};
+  LexResult lexed = lex(*source, whole, diagnostics);
+  Preprocessor preprocessor(diagnostics);
+  std::vector<Token> tokens = preprocessor.run(lexed.tokens);
+  Parser parser(std::move(tokens), diagnostics);
+  program->unit = parser.parse_translation_unit();
+
+  Sema sema(*program, diagnostics);
+  DirectiveReader directives(*program, sema, preprocessor, diagnostics);
+  directives.read(lexed.directive_lines); // `template` values are needed by sema
+  sema.set_template_values(directives.template_values());
+  sema.check_unit();
+  directives.apply();
+  if (diagnostics.has_errors()) return nullptr;
+  return program;
+}
+
+} // namespace fencelab

@@ -1,0 +1,426 @@
+// The harness directives: reading the `//@` lines, kernel, template, launch, arg and init.
+#include "fencelab/frontend/directives.h"
+
+#include <algorithm>
+
+namespace fencelab {
+
+namespace {
+
+constexpr int64_t kMaxBufferLength = 1 << 24;
+
+std::string token_text(const Token& token) {
+  return token.kind == TokenKind::EndOfFile ? "end of line" : "'" + std::string(token.text) + "'";
+}
+
+} // namespace
+
+uint64_t splitmix64_next(uint64_t& state) {
+  state += 0x9e3779b97f4a7c15ull;
+  uint64_t z = state;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+void DirectiveReader::read(const std::vector<SourceRange>& lines) {
+  const SourceFile& file = *m_program.source;
+  // Join continuation lines, lex each piece at its own offsets, expand macros.
+  for (size_t i = 0; i < lines.size(); ++i) {
+    DirectiveLine line;
+    std::vector<Token> tokens;
+    SourceRange piece = lines[i];
+    line.range = piece;
+    while (true) {
+      std::string_view text = file.slice(piece);
+      while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
+      const bool continues = !text.empty() && text.back() == '\\' && i + 1 < lines.size();
+      if (continues) text.remove_suffix(1);
+      const SourceRange lexed{piece.begin, piece.begin + uint32_t(text.size())};
+      std::vector<Token> part = lex(file, lexed, m_diagnostics).tokens;
+      part.pop_back(); // EndOfFile
+      tokens.insert(tokens.end(), part.begin(), part.end());
+      std::string_view trimmed = text;
+      while (!trimmed.empty() && (trimmed.front() == ' ' || trimmed.front() == '\t')) trimmed.remove_prefix(1);
+      if (!trimmed.empty()) line.text += (line.text.empty() ? "" : " ") + std::string(trimmed);
+      line.range = SourceRange::join(line.range, lexed);
+      if (!continues) break;
+      piece = lines[++i];
+    }
+    if (tokens.empty()) continue; // an empty `//@` line
+    line.range.begin = tokens.front().range.begin;
+    line.tokens = m_preprocessor.expand(tokens);
+    Token end;
+    end.kind = TokenKind::EndOfFile;
+    end.range = {line.range.end, line.range.end};
+    line.tokens.push_back(end);
+    m_lines.push_back(std::move(line));
+  }
+  m_pending.reserve(m_lines.size());
+  for (const DirectiveLine& line : m_lines) {
+    const Token& keyword = line.tokens.front();
+    const std::string word(keyword.text);
+    if (word == "template") {
+      Parser parser(line.tokens, m_diagnostics);
+      parser.advance();
+      read_template(parser);
+      finish(parser);
+    } else if (word == "kernel") {
+      if (m_kernel_line) m_diagnostics.error(keyword.range, "the kernel is already chosen by an earlier //@ kernel");
+      else m_kernel_line = &line;
+    } else if (word == "launch" || word == "arg" || word == "init" || word == "observe" || word == "expect") {
+      m_pending.push_back({&line, word});
+    } else {
+      m_diagnostics.error(keyword.range, "unknown directive " + token_text(keyword) +
+                                             " (expected kernel, template, launch, arg, init, observe or expect)");
+    }
+  }
+}
+
+void DirectiveReader::finish(Parser& parser) {
+  if (!parser.at_end()) parser.error(parser.peek().range, "unexpected " + token_text(parser.peek()) + " in the directive");
+}
+
+std::optional<int64_t> DirectiveReader::integer_constant(Parser& parser, const std::string& what) {
+  ExprPtr expr = parser.parse_conditional_expression();
+  std::optional<Word> value = m_sema.check_constant(expr, what);
+  if (!value) return std::nullopt;
+  if (!expr->type.is_integer()) {
+    m_diagnostics.error(expr->range, what + " must be an integer");
+    return std::nullopt;
+  }
+  return word_to_int(*value, expr->type);
+}
+
+std::optional<Word> DirectiveReader::value_constant(Parser& parser, const Type& type, const std::string& what,
+                                                    bool unary_only) {
+  ExprPtr expr = unary_only ? parser.parse_unary_expression() : parser.parse_conditional_expression();
+  std::optional<Word> value = m_sema.check_constant(expr, what);
+  if (!value) return std::nullopt;
+  const bool ok = expr->type.is_arithmetic() ? type.is_arithmetic()
+                                             : type.is_pointer() && expr->type.is_pointer() && *value == 0;
+  if (!ok) {
+    m_diagnostics.error(expr->range, "cannot use a value of type '" + expr->type.to_string() + "' as " +
+                                         what + " of type '" + type.to_string() + "'");
+    return std::nullopt;
+  }
+  return convert_word(*value, expr->type, type);
+}
+
+// template-directive: 'template' { NAME '=' constant }
+void DirectiveReader::read_template(Parser& parser) {
+  while (!parser.at_end()) {
+    if (!parser.at(TokenKind::Identifier)) return parser.error(parser.peek().range, "expected a template parameter name");
+    const Token& name = parser.advance();
+    if (!parser.expect(TokenKind::Equal, "'=' after the template parameter name")) return;
+    std::optional<int64_t> value = integer_constant(parser, "a template argument");
+    if (!value) return;
+    if (!m_template_values.emplace(std::string(name.text), *value).second)
+      m_diagnostics.error(name.range, "template parameter '" + std::string(name.text) + "' is given twice");
+  }
+}
+
+void DirectiveReader::choose_kernel() {
+  std::vector<const FunctionDecl*> kernels;
+  for (const FunctionDeclPtr& function : m_program.unit.functions)
+    if (function->space == FunctionSpace::Global && function->body) kernels.push_back(function.get());
+  LaunchConfig& launch = m_program.launch;
+  if (m_kernel_line) {
+    Parser parser(m_kernel_line->tokens, m_diagnostics);
+    parser.advance();
+    if (!parser.at(TokenKind::Identifier)) return parser.error(parser.peek().range, "expected the kernel's name");
+    const Token& name = parser.advance();
+    finish(parser);
+    for (const FunctionDecl* kernel : kernels)
+      if (kernel->name == name.text) launch.kernel = kernel;
+    if (!launch.kernel)
+      return m_diagnostics.error(name.range, "there is no __global__ function '" + std::string(name.text) + "'");
+  } else if (kernels.size() == 1) {
+    launch.kernel = kernels[0];
+  } else if (kernels.empty()) {
+    return m_diagnostics.error({0, 0}, "the file has no __global__ function to launch");
+  } else {
+    return m_diagnostics.error(kernels[1]->name_range,
+                               "the file has several __global__ functions; choose one with //@ kernel NAME");
+  }
+  launch.range = launch.kernel->name_range;
+  for (const TemplateParam& param : launch.kernel->template_params) {
+    auto value = m_template_values.find(param.name);
+    if (value == m_template_values.end())
+      m_diagnostics.error(param.range, "kernel template parameter '" + param.name +
+                                           "' has no value (give it with //@ template " + param.name + "=VALUE)");
+    else
+      launch.template_args.emplace_back(param.name, value->second);
+  }
+}
+
+void DirectiveReader::apply() {
+  choose_kernel();
+  const FunctionDecl* kernel = m_program.launch.kernel;
+  const size_t params = kernel ? kernel->params.size() : 0;
+  m_arguments.assign(params, std::nullopt);
+  m_buffers.assign(params, std::nullopt);
+  for (const char* keyword : {"launch", "arg", "init", "observe", "expect"}) {
+    if (std::string(keyword) == "observe") {
+      finish_arguments();
+      if (std::none_of(m_pending.begin(), m_pending.end(), [](const Pending& p) { return p.keyword == "observe"; }))
+        default_observed();
+    }
+    for (const Pending& pending : m_pending) {
+      if (pending.keyword != keyword) continue;
+      Parser parser(pending.line->tokens, m_diagnostics);
+      parser.advance();
+      if (pending.keyword == "launch") read_launch(parser);
+      else if (pending.keyword == "arg") read_arg(parser, *pending.line);
+      else if (pending.keyword == "init") read_init(parser);
+      else if (pending.keyword == "observe") read_observe(parser);
+      else read_expect(parser, *pending.line);
+      finish(parser);
+    }
+  }
+}
+
+// launch-directive: 'launch' { ( 'grid' | 'block' ) '=' dim }
+// dim: constant | '(' constant [ ',' constant [ ',' constant ] ] ')'
+void DirectiveReader::read_launch(Parser& parser) {
+  if (m_has_launch) return parser.error(parser.previous().range, "the launch shape is already given");
+  m_has_launch = true;
+  LaunchConfig& launch = m_program.launch;
+  launch.range = SourceRange::join(parser.previous().range, parser.peek().range);
+  while (!parser.at_end()) {
+    const Token& key = parser.peek();
+    if (key.kind != TokenKind::Identifier || (key.text != "grid" && key.text != "block"))
+      return parser.error(key.range, "expected 'grid=' or 'block=', found " + token_text(key));
+    parser.advance();
+    if (!parser.expect(TokenKind::Equal, "'='")) return;
+    const SourceRange start = parser.peek().range;
+    Dim3& dim = key.text == "grid" ? launch.grid : launch.block;
+    if (!read_dim(parser, dim)) return;
+    const SourceRange range = SourceRange::join(start, parser.previous().range);
+    if (key.text == "block" && dim.total() > 1024)
+      m_diagnostics.error(range, "a block has at most 1024 threads, not " + std::to_string(dim.total()));
+  }
+}
+
+bool DirectiveReader::read_dim(Parser& parser, Dim3& dim) {
+  uint32_t* parts[] = {&dim.x, &dim.y, &dim.z};
+  const bool tuple = parser.accept(TokenKind::LeftParen);
+  for (int i = 0; i < 3; ++i) {
+    const SourceRange start = parser.peek().range;
+    std::optional<int64_t> value = integer_constant(parser, "a launch dimension");
+    if (!value) return false;
+    if (*value < 1 || *value > INT32_MAX) {
+      m_diagnostics.error(SourceRange::join(start, parser.previous().range),
+                          "a launch dimension must be at least 1, not " + std::to_string(*value));
+      return false;
+    }
+    *parts[i] = uint32_t(*value);
+    if (!tuple || !parser.accept(TokenKind::Comma)) break;
+  }
+  return !tuple || parser.expect(TokenKind::RightParen, "')' after the dimensions");
+}
+
+// arg-directive: 'arg' NAME '=' constant | 'arg' NAME ':' type '[' constant ']' '=' buffer-init
+void DirectiveReader::read_arg(Parser& parser, const DirectiveLine& line) {
+  const FunctionDecl* kernel = m_program.launch.kernel;
+  if (!parser.at(TokenKind::Identifier)) return parser.error(parser.peek().range, "expected a kernel parameter name");
+  const Token& name = parser.advance();
+  if (!kernel) return; // already reported
+  size_t index = 0;
+  while (index < kernel->params.size() && kernel->params[index]->name != name.text) ++index;
+  if (index == kernel->params.size())
+    return parser.error(name.range, "kernel '" + kernel->name + "' has no parameter '" + std::string(name.text) + "'");
+  if (m_arguments[index])
+    return parser.error(name.range, "parameter '" + std::string(name.text) + "' already has an argument");
+  const VarDecl& param = *kernel->params[index];
+  if (parser.accept(TokenKind::Colon)) {
+    if (!param.type.is_pointer())
+      return parser.error(name.range, "parameter '" + param.name + "' is not a pointer: give it a value, as in "
+                                      "//@ arg " + param.name + " = 1");
+    read_buffer(parser, line, param, index);
+    return;
+  }
+  if (param.type.is_pointer())
+    return parser.error(name.range, "parameter '" + param.name + "' is a pointer: give it a buffer, as in "
+                                    "//@ arg " + param.name + ": " + param.type.pointee().to_string() + "[4] = zeros");
+  if (!parser.expect(TokenKind::Equal, "'=' or ':' after the parameter name")) return;
+  std::optional<Word> value = value_constant(parser, param.type, "the value of '" + param.name + "'");
+  if (!value) return;
+  KernelArgument argument;
+  argument.parameter = &param;
+  argument.value = *value;
+  argument.range = line.range;
+  m_arguments[index] = argument;
+}
+
+// buffer: type '[' constant ']' '=' buffer-init
+// buffer-init: 'zeros' | 'uninit' | 'iota' [ '(' constant ')' ] | 'random' '(' SEED ',' MIN ',' MAX ')'
+//            | '{' constant { ',' constant } '}' | constant
+void DirectiveReader::read_buffer(Parser& parser, const DirectiveLine& line, const VarDecl& param, size_t index) {
+  const SourceRange type_start = parser.peek().range;
+  std::optional<Type> type = parser.parse_type_name();
+  if (!type) return;
+  const SourceRange type_range = SourceRange::join(type_start, parser.previous().range);
+  if (param.type.pointer_depth != 1)
+    return parser.error(param.name_range, "not supported: pointer-to-pointer kernel parameters");
+  Type element = *type;
+  element.is_const = element.is_volatile = false;
+  if (element.is_pointer() || element.is_void() || element.scalar != param.type.scalar)
+    return parser.error(type_range, "buffer type '" + type->to_string() + "' does not match parameter '" +
+                                        param.type.to_string() + " " + param.name + "'");
+  if (!parser.expect(TokenKind::LeftBracket, "'[' and the buffer length")) return;
+  const SourceRange length_start = parser.peek().range;
+  std::optional<int64_t> length = integer_constant(parser, "the buffer length");
+  if (!length) return;
+  if (*length < 1 || *length > kMaxBufferLength)
+    return parser.error(SourceRange::join(length_start, parser.previous().range),
+                        "the buffer length must be between 1 and " + std::to_string(kMaxBufferLength));
+  if (!parser.expect(TokenKind::RightBracket, "']'") || !parser.expect(TokenKind::Equal, "'=' and the contents"))
+    return;
+  MemoryObject buffer;
+  buffer.name = param.name;
+  buffer.range = line.range;
+  buffer.space = MemorySpace::Global;
+  buffer.element_type = element;
+  buffer.element_count = uint32_t(*length);
+  buffer.is_array = true;
+  buffer.is_volatile = param.type.pointee_volatile;
+  const std::string what = "an element of '" + param.name + "'";
+  const Token& init = parser.peek();
+  const std::string word = init.kind == TokenKind::Identifier ? std::string(init.text) : "";
+  if (word == "zeros") {
+    parser.advance();
+  } else if (word == "uninit") {
+    parser.advance();
+    buffer.initialized = false;
+  } else if (word == "iota") {
+    parser.advance();
+    int64_t start = 0;
+    if (parser.accept(TokenKind::LeftParen)) {
+      std::optional<int64_t> value = integer_constant(parser, "the start of iota");
+      if (!value || !parser.expect(TokenKind::RightParen, "')'")) return;
+      start = *value;
+    }
+    for (int64_t i = 0; i < *length; ++i) buffer.initial_values.push_back(word_from_int(start + i, element));
+  } else if (word == "random") {
+    parser.advance();
+    std::optional<int64_t> seed, low, high;
+    if (!parser.expect(TokenKind::LeftParen, "'(' after random")) return;
+    if (!(seed = integer_constant(parser, "the seed")) || !parser.expect(TokenKind::Comma, "','")) return;
+    if (!(low = integer_constant(parser, "the minimum")) || !parser.expect(TokenKind::Comma, "','")) return;
+    if (!(high = integer_constant(parser, "the maximum")) || !parser.expect(TokenKind::RightParen, "')'")) return;
+    if (*high < *low) return parser.error(init.range, "random: the maximum is below the minimum");
+    uint64_t state = uint64_t(*seed);
+    const uint64_t span = uint64_t(*high) - uint64_t(*low) + 1; // 0 means the full 64-bit range
+    for (int64_t i = 0; i < *length; ++i) {
+      const uint64_t draw = splitmix64_next(state);
+      buffer.initial_values.push_back(word_from_int(int64_t(uint64_t(*low) + (span ? draw % span : draw)), element));
+    }
+  } else if (parser.accept(TokenKind::LeftBrace)) {
+    const SourceRange open = parser.previous().range;
+    while (!parser.at_end() && !parser.at(TokenKind::RightBrace)) {
+      std::optional<Word> value = value_constant(parser, element, what);
+      if (!value) return;
+      buffer.initial_values.push_back(*value);
+      if (!parser.accept(TokenKind::Comma)) break;
+    }
+    if (!parser.expect(TokenKind::RightBrace, "'}' after the values")) return;
+    if (buffer.initial_values.size() != buffer.element_count)
+      return parser.error(SourceRange::join(open, parser.previous().range),
+                          "the list has " + std::to_string(buffer.initial_values.size()) +
+                              " values but the buffer has " + std::to_string(buffer.element_count) + " elements");
+  } else {
+    std::optional<Word> value = value_constant(parser, element, what);
+    if (!value) return;
+    buffer.initial_values.assign(buffer.element_count, *value);
+  }
+  KernelArgument argument;
+  argument.parameter = &param;
+  argument.range = line.range;
+  m_arguments[index] = argument;
+  m_buffers[index] = std::move(buffer);
+}
+
+// Every kernel parameter gets an argument: from `arg`, else a scalar's default argument.
+// Buffer objects are numbered after every variable's object, in parameter order.
+void DirectiveReader::finish_arguments() {
+  const FunctionDecl* kernel = m_program.launch.kernel;
+  if (!kernel) return;
+  for (size_t i = 0; i < kernel->params.size(); ++i) {
+    const VarDecl& param = *kernel->params[i];
+    std::optional<KernelArgument>& argument = m_arguments[i];
+    if (!argument && !param.type.is_pointer() && param.initializer) {
+      if (std::optional<Word> value = m_sema.fold(*param.initializer)) {
+        argument = KernelArgument{&param, *value, std::nullopt, param.range};
+      }
+    }
+    if (!argument) {
+      const std::string example = param.type.is_pointer()
+                                      ? "//@ arg " + param.name + ": " + param.type.pointee().to_string() + "[N] = zeros"
+                                      : "//@ arg " + param.name + " = VALUE";
+      m_diagnostics.error(param.name_range, "kernel parameter '" + param.name + "' has no argument (give it with " +
+                                                example + ")");
+      argument = KernelArgument{&param, 0, std::nullopt, param.range};
+    }
+    if (m_buffers[i]) {
+      argument->buffer_object = uint32_t(m_program.memory_objects.size());
+      m_program.memory_objects.push_back(std::move(*m_buffers[i]));
+    }
+    m_program.arguments.push_back(*argument);
+  }
+}
+
+// init-directive: 'init' NAME [ '[' constant ']' ] '=' ( constant | '{' constant { ',' constant } '}' )
+void DirectiveReader::read_init(Parser& parser) {
+  if (!parser.at(TokenKind::Identifier)) return parser.error(parser.peek().range, "expected a variable name");
+  const Token& name = parser.advance();
+  const VarDecl* var = nullptr;
+  for (const VarDeclPtr& global : m_program.unit.globals)
+    if (global->name == name.text) var = global.get();
+  if (!var || var->storage == StorageKind::Shared)
+    return parser.error(name.range, var ? "cannot initialize __shared__ variable '" + var->name +
+                                              "' (its contents are undefined at kernel start)"
+                                        : "'" + std::string(name.text) + "' is not a __device__ or __constant__ variable");
+  MemoryObject& object = m_program.memory_objects[var->object_id];
+  const Type element = Type{object.element_type.scalar, object.element_type.pointer_depth};
+  std::optional<int64_t> index;
+  if (parser.accept(TokenKind::LeftBracket)) {
+    const SourceRange start = parser.peek().range;
+    index = integer_constant(parser, "the index");
+    if (!index) return;
+    if (*index < 0 || *index >= int64_t(object.element_count))
+      return parser.error(SourceRange::join(start, parser.previous().range),
+                          "index " + std::to_string(*index) + " is outside '" + var->name + "' (" +
+                              std::to_string(object.element_count) + " elements)");
+    if (!parser.expect(TokenKind::RightBracket, "']'")) return;
+  }
+  if (!parser.expect(TokenKind::Equal, "'='")) return;
+  std::vector<Word> values = object.initial_values;
+  values.resize(object.element_count, 0);
+  const std::string what = "the initial value of '" + var->name + "'";
+  if (!index && parser.accept(TokenKind::LeftBrace)) {
+    const SourceRange open = parser.previous().range;
+    std::vector<Word> list;
+    while (!parser.at_end() && !parser.at(TokenKind::RightBrace)) {
+      std::optional<Word> value = value_constant(parser, element, what);
+      if (!value) return;
+      list.push_back(*value);
+      if (!parser.accept(TokenKind::Comma)) break;
+    }
+    if (!parser.expect(TokenKind::RightBrace, "'}'")) return;
+    if (list.size() > object.element_count)
+      return parser.error(SourceRange::join(open, parser.previous().range),
+                          "too many values for '" + var->name + "' (" + std::to_string(object.element_count) +
+                              " elements)");
+    list.resize(object.element_count, 0);
+    values = list;
+  } else {
+    std::optional<Word> value = value_constant(parser, element, what);
+    if (!value) return;
+    if (index) values[size_t(*index)] = *value;
+    else std::fill(values.begin(), values.end(), *value);
+  }
+  object.initial_values = std::move(values);
+}
+
+} // namespace fencelab

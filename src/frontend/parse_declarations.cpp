@@ -1,0 +1,263 @@
+// The parser: file-scope declarations, functions and variables.
+#include "fencelab/frontend/parser.h"
+
+namespace fencelab {
+
+// translation-unit: { top-level-declaration }
+TranslationUnit Parser::parse_translation_unit() {
+  TranslationUnit unit;
+  while (!at_end()) {
+    const size_t before = m_pos;
+    parse_top_level(unit);
+    if (m_pos == before) advance(); // always make progress
+    clear_panic();
+  }
+  return unit;
+}
+
+void Parser::skip_unsupported_block(SourceRange range, const std::string& feature) {
+  error(range, "not supported: " + feature);
+  // Skip to the `;` ending the construct, or past its balanced `{...}` (and a `;` after it).
+  int depth = 0;
+  while (!at_end()) {
+    const TokenKind kind = advance().kind;
+    if (kind == TokenKind::LeftBrace) ++depth;
+    else if (kind == TokenKind::RightBrace && depth > 0 && --depth == 0) {
+      accept(TokenKind::Semicolon);
+      break;
+    } else if (kind == TokenKind::Semicolon && depth == 0) break;
+  }
+}
+
+// top-level-declaration: [template-header] decl-specifiers pointers identifier
+//                        ( function-rest | variable-rest )
+void Parser::parse_top_level(TranslationUnit& unit) {
+  if (accept(TokenKind::Semicolon)) return;
+  std::vector<TemplateParam> template_params;
+  if (at(TokenKind::KwTemplate)) template_params = parse_template_header();
+  const Token& first = peek();
+  switch (first.kind) {
+  case TokenKind::KwStruct: case TokenKind::KwClass: case TokenKind::KwUnion:
+    return skip_unsupported_block(first.range, "structs and classes");
+  case TokenKind::KwEnum: return skip_unsupported_block(first.range, "enums");
+  case TokenKind::KwTypedef: return skip_unsupported_block(first.range, "typedef");
+  case TokenKind::KwNamespace: return skip_unsupported_block(first.range, "namespaces");
+  case TokenKind::KwUsing: return skip_unsupported_block(first.range, "using declarations");
+  default: break;
+  }
+  DeclSpecifiers spec;
+  parse_decl_specifiers(spec);
+  if (!spec.has_type) {
+    if (at(TokenKind::KwStruct) || at(TokenKind::KwClass) || at(TokenKind::KwUnion))
+      return skip_unsupported_block(peek().range, "structs and classes");
+    error(peek().range, "expected a declaration, found '" + std::string(peek().text) + "'");
+    return skip_unsupported_block(peek().range, "");
+  }
+  const size_t declarator_start = m_pos;
+  const Type type = parse_pointers(spec.type);
+  if (!at(TokenKind::Identifier)) {
+    if (at(TokenKind::KwOperator)) return skip_unsupported_block(peek().range, "operator overloading");
+    error(peek().range, "expected a name in the declaration");
+    return skip_unsupported_block(peek().range, "");
+  }
+  if (peek(1).kind == TokenKind::LeftParen) {
+    const Token name = advance();
+    return parse_function(unit, spec, type, name, std::move(template_params));
+  }
+  if (!template_params.empty()) error(first.range, "not supported: variable templates");
+  m_pos = declarator_start;
+  StorageKind storage = StorageKind::Global;
+  if (spec.is_extern && spec.is_shared) {
+    return skip_unsupported_block(SourceRange::join(first.range, peek().range),
+                                  "dynamic extern __shared__ arrays (give the array a size)");
+  }
+  if (spec.is_extern) return skip_unsupported_block(first.range, "extern variables");
+  if (spec.is_shared) storage = StorageKind::Shared;
+  else if (spec.is_constant) storage = StorageKind::Constant;
+  else if (spec.is_device) storage = StorageKind::Global;
+  else if (spec.type.is_const) storage = StorageKind::Constant; // `const int N = 4;`
+  else {
+    return skip_unsupported_block(
+        peek().range, "host variable '" + std::string(peek().text) +
+                          "' (declare it __device__, __shared__ or __constant__)");
+  }
+  parse_variables(unit.globals, spec, storage);
+}
+
+// template-header: 'template' '<' template-param { ',' template-param } '>'
+// template-param: type-specifiers identifier        (non-type parameters only)
+std::vector<TemplateParam> Parser::parse_template_header() {
+  std::vector<TemplateParam> params;
+  advance(); // template
+  if (!expect(TokenKind::Less, "'<' after 'template'")) return params;
+  while (!at_end() && !at(TokenKind::Greater)) {
+    if (at(TokenKind::KwTypename) || at(TokenKind::KwClass)) {
+      error(peek().range, "not supported: type template parameters (use template<int N>)");
+      advance();
+    } else {
+      DeclSpecifiers spec;
+      parse_decl_specifiers(spec);
+      if (!spec.has_type || !spec.type.is_integer()) {
+        error(peek().range, "expected an integer template parameter");
+      }
+      if (at(TokenKind::Identifier)) {
+        const Token& name = advance();
+        params.push_back({std::string(name.text), name.range, spec.type});
+      } else {
+        error(peek().range, "expected a template parameter name");
+      }
+      if (accept(TokenKind::Equal)) parse_conditional_expression(); // default: ignored
+    }
+    if (!accept(TokenKind::Comma)) break;
+  }
+  expect(TokenKind::Greater, "'>' to end the template parameters");
+  return params;
+}
+
+// function-rest: '(' [ 'void' | parameter { ',' parameter } ] ')' ( compound | ';' )
+void Parser::parse_function(TranslationUnit& unit, const DeclSpecifiers& spec, Type return_type,
+                            const Token& name, std::vector<TemplateParam> template_params) {
+  auto function = std::make_unique<FunctionDecl>();
+  function->name = std::string(name.text);
+  function->name_range = name.range;
+  function->return_type = return_type;
+  function->template_params = std::move(template_params);
+  const SourceRange start = spec.range.end > 0 ? spec.range : name.range;
+  expect(TokenKind::LeftParen, "'('");
+  if (at(TokenKind::KwVoid) && peek(1).kind == TokenKind::RightParen) advance();
+  while (!at_end() && !at(TokenKind::RightParen)) {
+    if (at(TokenKind::Ellipsis)) {
+      error(peek().range, "not supported: variadic functions");
+      advance();
+    } else {
+      function->params.push_back(parse_parameter());
+    }
+    if (!accept(TokenKind::Comma)) break;
+  }
+  expect(TokenKind::RightParen, "')' after the parameters");
+
+  if (spec.is_global) function->space = FunctionSpace::Global;
+  else if (spec.is_device && spec.is_host) function->space = FunctionSpace::HostDevice;
+  else if (spec.is_device) function->space = FunctionSpace::Device;
+  else function->space = FunctionSpace::Host;
+  if (spec.is_global && (spec.is_device || spec.is_host))
+    error(name.range, "a __global__ function cannot also be __device__ or __host__");
+
+  if (function->space == FunctionSpace::Host) {
+    error(name.range, "not supported: host code (function '" + function->name +
+                          "' is neither __global__ nor __device__)");
+    if (at(TokenKind::LeftBrace)) {
+      int depth = 0;
+      do {
+        const TokenKind kind = advance().kind;
+        if (kind == TokenKind::LeftBrace) ++depth;
+        else if (kind == TokenKind::RightBrace) --depth;
+      } while (depth > 0 && !at_end());
+    } else {
+      accept(TokenKind::Semicolon);
+    }
+    return;
+  }
+  if (!function->template_params.empty()) {
+    std::vector<std::string> names;
+    for (const TemplateParam& param : function->template_params) names.push_back(param.name);
+    m_template_functions[function->name] = std::move(names);
+  }
+  if (at(TokenKind::LeftBrace)) {
+    function->body = parse_compound();
+  } else {
+    expect(TokenKind::Semicolon, "'{' or ';' after the function declarator");
+  }
+  function->range = SourceRange::join(start, previous().range);
+  unit.functions.push_back(std::move(function));
+}
+
+// parameter: decl-specifiers pointers [identifier] [ '[' [N] ']' ] [ '=' assignment-expression ]
+VarDeclPtr Parser::parse_parameter() {
+  auto param = std::make_unique<VarDecl>();
+  param->storage = StorageKind::Param;
+  DeclSpecifiers spec;
+  const SourceRange start = peek().range;
+  parse_decl_specifiers(spec);
+  if (!spec.has_type) error(start, "expected a parameter type, found '" + std::string(peek().text) + "'");
+  param->type = parse_pointers(spec.type);
+  param->name_range = {start.begin, start.begin};
+  if (at(TokenKind::Identifier)) {
+    const Token& name = advance();
+    param->name = std::string(name.text);
+    param->name_range = name.range;
+  }
+  if (accept(TokenKind::LeftBracket)) { // `int a[]` and `int a[N]` are `int* a`
+    while (!at_end() && !at(TokenKind::RightBracket) && !at(TokenKind::RightParen)) advance();
+    expect(TokenKind::RightBracket, "']'");
+    param->type = Type::pointer_to(param->type);
+  }
+  if (accept(TokenKind::Equal)) param->initializer = parse_assignment_expression();
+  param->range = SourceRange::join(start, previous().range);
+  return param;
+}
+
+// variable-rest: declarator { ',' declarator } ';'
+// declarator: pointers identifier [ '[' [constant-expression] ']' ] [ initializer ]
+void Parser::parse_variables(std::vector<VarDeclPtr>& out, const DeclSpecifiers& spec,
+                             StorageKind storage) {
+  do {
+    auto var = std::make_unique<VarDecl>();
+    var->storage = storage;
+    var->is_static = spec.is_static;
+    var->type = parse_pointers(spec.type);
+    if (!at(TokenKind::Identifier)) {
+      error(peek().range, "expected a variable name, found '" + std::string(peek().text) + "'");
+      return;
+    }
+    const Token& name = advance();
+    var->name = std::string(name.text);
+    var->name_range = name.range;
+    out.push_back(parse_declarator_rest(std::move(var)));
+  } while (accept(TokenKind::Comma));
+  expect(TokenKind::Semicolon, "';' after the declaration");
+}
+
+VarDeclPtr Parser::parse_declarator_rest(VarDeclPtr var) {
+  if (at(TokenKind::LeftBracket)) {
+    const SourceRange open = advance().range;
+    var->array_extents.push_back(at(TokenKind::RightBracket) ? nullptr : parse_expression());
+    expect(TokenKind::RightBracket, "']'");
+    if (at(TokenKind::LeftBracket)) {
+      const SourceRange second = peek().range;
+      while (accept(TokenKind::LeftBracket)) {
+        while (!at_end() && !at(TokenKind::RightBracket) && !at(TokenKind::Semicolon)) advance();
+        accept(TokenKind::RightBracket);
+      }
+      error(SourceRange::join(open, second), "not supported: multi-dimensional arrays");
+    }
+  }
+  if (accept(TokenKind::Equal) || at(TokenKind::LeftBrace)) {
+    var->initializer = parse_initializer();
+  } else if (at(TokenKind::LeftParen)) { // `int x(5);`
+    advance();
+    var->initializer = parse_assignment_expression();
+    expect(TokenKind::RightParen, "')'");
+  }
+  var->range = SourceRange::join(var->name_range, previous().range);
+  return var;
+}
+
+// initializer: assignment-expression | '{' [ assignment-expression { ',' assignment-expression } [','] ] '}'
+ExprPtr Parser::parse_initializer() {
+  if (!at(TokenKind::LeftBrace)) return parse_assignment_expression();
+  const SourceRange open = advance().range;
+  std::vector<ExprPtr> elements;
+  while (!at_end() && !at(TokenKind::RightBrace)) {
+    if (at(TokenKind::LeftBrace)) {
+      error(peek().range, "not supported: nested initializer lists");
+      return placeholder(open);
+    }
+    elements.push_back(parse_assignment_expression());
+    if (!accept(TokenKind::Comma)) break;
+  }
+  expect(TokenKind::RightBrace, "'}' to end the initializer list");
+  return std::make_unique<InitList>(SourceRange::join(open, previous().range), std::move(elements));
+}
+
+} // namespace fencelab

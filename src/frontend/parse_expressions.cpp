@@ -1,0 +1,368 @@
+// The parser: expressions, by C++ precedence (lowest first: comma, assignment, conditional,
+// ||, &&, |, ^, &, equality, relational, shift, additive, multiplicative, unary, postfix).
+#include "fencelab/frontend/parser.h"
+
+#include <deque>
+
+namespace fencelab {
+
+namespace {
+
+struct BinaryLevel {
+  int precedence; ///< 0: not a binary operator
+  BinaryOp op;
+};
+
+BinaryLevel binary_level(TokenKind kind) {
+  switch (kind) {
+  case TokenKind::PipePipe: return {1, BinaryOp::LogicalOr};
+  case TokenKind::AmpAmp: return {2, BinaryOp::LogicalAnd};
+  case TokenKind::Pipe: return {3, BinaryOp::BitOr};
+  case TokenKind::Caret: return {4, BinaryOp::BitXor};
+  case TokenKind::Amp: return {5, BinaryOp::BitAnd};
+  case TokenKind::EqualEqual: return {6, BinaryOp::Equal};
+  case TokenKind::BangEqual: return {6, BinaryOp::NotEqual};
+  case TokenKind::Less: return {7, BinaryOp::Less};
+  case TokenKind::Greater: return {7, BinaryOp::Greater};
+  case TokenKind::LessEqual: return {7, BinaryOp::LessEqual};
+  case TokenKind::GreaterEqual: return {7, BinaryOp::GreaterEqual};
+  case TokenKind::LessLess: return {8, BinaryOp::ShiftLeft};
+  case TokenKind::GreaterGreater: return {8, BinaryOp::ShiftRight};
+  case TokenKind::Plus: return {9, BinaryOp::Add};
+  case TokenKind::Minus: return {9, BinaryOp::Subtract};
+  case TokenKind::Star: return {10, BinaryOp::Multiply};
+  case TokenKind::Slash: return {10, BinaryOp::Divide};
+  case TokenKind::Percent: return {10, BinaryOp::Remainder};
+  default: return {0, BinaryOp::Comma};
+  }
+}
+
+std::optional<std::optional<BinaryOp>> assignment_op(TokenKind kind) {
+  switch (kind) {
+  case TokenKind::Equal: return std::optional<BinaryOp>{};
+  case TokenKind::PlusEqual: return BinaryOp::Add;
+  case TokenKind::MinusEqual: return BinaryOp::Subtract;
+  case TokenKind::StarEqual: return BinaryOp::Multiply;
+  case TokenKind::SlashEqual: return BinaryOp::Divide;
+  case TokenKind::PercentEqual: return BinaryOp::Remainder;
+  case TokenKind::AmpEqual: return BinaryOp::BitAnd;
+  case TokenKind::PipeEqual: return BinaryOp::BitOr;
+  case TokenKind::CaretEqual: return BinaryOp::BitXor;
+  case TokenKind::LessLessEqual: return BinaryOp::ShiftLeft;
+  case TokenKind::GreaterGreaterEqual: return BinaryOp::ShiftRight;
+  default: return std::nullopt;
+  }
+}
+
+} // namespace
+
+ExprPtr Parser::placeholder(SourceRange range) {
+  return std::make_unique<Literal>(ExprKind::IntegerLiteral, range, 0, Type::of(ScalarType::Int));
+}
+
+// expression: assignment-expression { ',' assignment-expression }
+ExprPtr Parser::parse_expression() {
+  ExprPtr expr = parse_assignment_expression();
+  std::deque<NestingGuard> chain; // a chain of operators nests as deeply as parentheses
+  while (accept(TokenKind::Comma)) {
+    if (!chain.emplace_back(*this).ok()) return expr;
+    ExprPtr rhs = parse_assignment_expression();
+    const SourceRange range = SourceRange::join(expr->range, rhs->range);
+    expr = std::make_unique<Binary>(range, BinaryOp::Comma, std::move(expr), std::move(rhs));
+  }
+  return expr;
+}
+
+// assignment-expression: conditional-expression [ assignment-operator assignment-expression ]
+ExprPtr Parser::parse_assignment_expression() {
+  NestingGuard guard(*this);
+  if (!guard.ok()) return placeholder(peek().range);
+  ExprPtr lhs = parse_conditional_expression();
+  auto op = assignment_op(peek().kind);
+  if (!op) return lhs;
+  advance();
+  ExprPtr rhs = parse_assignment_expression();
+  const SourceRange range = SourceRange::join(lhs->range, rhs->range);
+  return std::make_unique<Assign>(range, *op, std::move(lhs), std::move(rhs));
+}
+
+// conditional-expression: logical-or-expression [ '?' expression ':' assignment-expression ]
+ExprPtr Parser::parse_conditional_expression() {
+  ExprPtr condition = parse_binary(1);
+  if (!accept(TokenKind::Question)) return condition;
+  NestingGuard guard(*this);
+  if (!guard.ok()) return condition;
+  ExprPtr then_value = parse_expression();
+  expect(TokenKind::Colon, "':' in the conditional expression");
+  ExprPtr else_value = parse_assignment_expression();
+  const SourceRange range = SourceRange::join(condition->range, else_value->range);
+  return std::make_unique<Conditional>(range, std::move(condition), std::move(then_value),
+                                       std::move(else_value));
+}
+
+// binary-expression(p): unary-expression { binary-operator(q >= p) binary-expression(q + 1) }
+ExprPtr Parser::parse_binary(int min_precedence) {
+  ExprPtr lhs = parse_unary_expression();
+  std::deque<NestingGuard> chain; // a chain of operators nests as deeply as parentheses
+  while (true) {
+    const BinaryLevel level = binary_level(peek().kind);
+    if (level.precedence == 0 || level.precedence < min_precedence) return lhs;
+    advance();
+    if (!chain.emplace_back(*this).ok()) return lhs;
+    ExprPtr rhs = parse_binary(level.precedence + 1);
+    const SourceRange range = SourceRange::join(lhs->range, rhs->range);
+    lhs = std::make_unique<Binary>(range, level.op, std::move(lhs), std::move(rhs));
+  }
+}
+
+// unary-expression: ( '+' | '-' | '!' | '~' | '++' | '--' | '*' | '&' ) unary-expression
+//                 | '(' type-name ')' unary-expression
+//                 | 'sizeof' ( '(' type-name ')' | unary-expression )
+//                 | postfix-expression
+ExprPtr Parser::parse_unary_expression() {
+  NestingGuard guard(*this);
+  const Token& token = peek();
+  if (!guard.ok()) return placeholder(token.range);
+  std::optional<UnaryOp> op;
+  switch (token.kind) {
+  case TokenKind::Plus: op = UnaryOp::Plus; break;
+  case TokenKind::Minus: op = UnaryOp::Negate; break;
+  case TokenKind::Bang: op = UnaryOp::LogicalNot; break;
+  case TokenKind::Tilde: op = UnaryOp::BitNot; break;
+  case TokenKind::PlusPlus: op = UnaryOp::PreIncrement; break;
+  case TokenKind::MinusMinus: op = UnaryOp::PreDecrement; break;
+  case TokenKind::Star: op = UnaryOp::Deref; break;
+  case TokenKind::Amp: op = UnaryOp::AddressOf; break;
+  case TokenKind::KwSizeof: return parse_sizeof();
+  case TokenKind::LeftParen:
+    if (is_type_start(1)) {
+      const SourceRange start = advance().range;
+      std::optional<Type> type = parse_type_name();
+      expect(TokenKind::RightParen, "')' after the cast type");
+      ExprPtr operand = parse_unary_expression();
+      const SourceRange range = SourceRange::join(start, operand->range);
+      return std::make_unique<Cast>(range, type.value_or(Type::of(ScalarType::Int)),
+                                    std::move(operand), false);
+    }
+    break;
+  default: break;
+  }
+  if (op) {
+    const SourceRange start = advance().range;
+    ExprPtr operand = parse_unary_expression();
+    const SourceRange range = SourceRange::join(start, operand->range);
+    return std::make_unique<Unary>(range, *op, std::move(operand));
+  }
+  return parse_postfix(parse_primary());
+}
+
+// sizeof-expression: 'sizeof' '(' type-name ')' | 'sizeof' unary-expression
+//   (the second form becomes a Call to "sizeof" that sema replaces by its value)
+ExprPtr Parser::parse_sizeof() {
+  const SourceRange start = advance().range;
+  if (at(TokenKind::LeftParen) && is_type_start(1)) {
+    advance();
+    std::optional<Type> type = parse_type_name();
+    expect(TokenKind::RightParen, "')' after the type");
+    const Type size_type = Type::of(ScalarType::ULong);
+    return std::make_unique<Literal>(ExprKind::IntegerLiteral, SourceRange::join(start, previous().range),
+                                     type ? type->size() : 0, size_type);
+  }
+  ExprPtr operand = parse_unary_expression();
+  const SourceRange range = SourceRange::join(start, operand->range);
+  std::vector<ExprPtr> args;
+  args.push_back(std::move(operand));
+  return std::make_unique<Call>(range, "sizeof", start, std::move(args));
+}
+
+// postfix-expression: primary { '[' expression ']' | '++' | '--' }
+ExprPtr Parser::parse_postfix(ExprPtr expr) {
+  std::deque<NestingGuard> chain;
+  while (true) {
+    const Token& token = peek();
+    if (!chain.emplace_back(*this).ok()) return expr;
+    if (token.kind == TokenKind::LeftBracket) {
+      advance();
+      ExprPtr index = parse_expression();
+      expect(TokenKind::RightBracket, "']' after the index");
+      const SourceRange range = SourceRange::join(expr->range, previous().range);
+      expr = std::make_unique<Index>(range, std::move(expr), std::move(index));
+    } else if (token.kind == TokenKind::PlusPlus || token.kind == TokenKind::MinusMinus) {
+      advance();
+      const UnaryOp op = token.kind == TokenKind::PlusPlus ? UnaryOp::PostIncrement : UnaryOp::PostDecrement;
+      const SourceRange range = SourceRange::join(expr->range, token.range);
+      expr = std::make_unique<Unary>(range, op, std::move(expr));
+    } else if (token.kind == TokenKind::Dot || token.kind == TokenKind::Arrow) {
+      error(token.range, "not supported: member access (structs and classes are not supported)");
+      return expr;
+    } else if (token.kind == TokenKind::LeftParen) {
+      error(token.range, "not supported: calling something other than a named function");
+      return expr;
+    } else {
+      return expr;
+    }
+  }
+}
+
+// primary: literal | identifier | call | builtin-variable | '(' expression ')'
+//        | simple-type '(' expression ')' | cast-keyword '<' type-name '>' '(' expression ')'
+ExprPtr Parser::parse_primary() {
+  const Token& token = peek();
+  switch (token.kind) {
+  case TokenKind::IntegerLiteral: case TokenKind::FloatLiteral: case TokenKind::CharLiteral:
+  case TokenKind::StringLiteral: case TokenKind::KwTrue: case TokenKind::KwFalse:
+    return parse_literal();
+  case TokenKind::Identifier:
+    if (!is_type_start()) return parse_identifier_expression();
+    [[fallthrough]];
+  case TokenKind::KwInt: case TokenKind::KwUnsigned: case TokenKind::KwSigned:
+  case TokenKind::KwFloat: case TokenKind::KwDouble: case TokenKind::KwBool:
+  case TokenKind::KwChar: case TokenKind::KwShort: case TokenKind::KwLong: {
+    // functional-cast: simple-type '(' expression ')'
+    const SourceRange start = token.range;
+    std::optional<Type> type = parse_type_name();
+    if (!at(TokenKind::LeftParen)) {
+      error(peek().range, "expected '(' after the type name in a functional cast");
+      return placeholder(start);
+    }
+    advance();
+    ExprPtr operand = parse_expression();
+    expect(TokenKind::RightParen, "')' after the cast operand");
+    return std::make_unique<Cast>(SourceRange::join(start, previous().range),
+                                  type.value_or(Type::of(ScalarType::Int)), std::move(operand), false);
+  }
+  case TokenKind::LeftParen: {
+    advance();
+    ExprPtr inner = parse_expression();
+    expect(TokenKind::RightParen, "')'");
+    return inner;
+  }
+  case TokenKind::KwStaticCast: case TokenKind::KwReinterpretCast:
+    return parse_cast_keyword();
+  case TokenKind::KwConstCast: case TokenKind::KwDynamicCast:
+    error(token.range, "not supported: '" + std::string(token.text) + "'");
+    return placeholder(advance().range);
+  case TokenKind::LeftBracket:
+    error(token.range, "not supported: lambdas");
+    return placeholder(token.range);
+  case TokenKind::KwNew: case TokenKind::KwDelete:
+    error(token.range, "not supported: '" + std::string(token.text) + "' (dynamic allocation)");
+    return placeholder(advance().range);
+  case TokenKind::KwThis:
+    error(token.range, "not supported: 'this' (classes are not supported)");
+    return placeholder(advance().range);
+  default: {
+    std::string found = token.kind == TokenKind::EndOfFile ? "end of file" : "'" + std::string(token.text) + "'";
+    error(token.range, "expected an expression, found " + found);
+    return placeholder(token.range);
+  }
+  }
+}
+
+// cast-keyword-expression: ( 'static_cast' | 'reinterpret_cast' ) '<' type-name '>' '(' expression ')'
+ExprPtr Parser::parse_cast_keyword() {
+  const SourceRange start = advance().range;
+  expect(TokenKind::Less, "'<' after the cast keyword");
+  std::optional<Type> type = parse_type_name();
+  expect(TokenKind::Greater, "'>' after the cast type");
+  expect(TokenKind::LeftParen, "'('");
+  ExprPtr operand = parse_expression();
+  expect(TokenKind::RightParen, "')'");
+  return std::make_unique<Cast>(SourceRange::join(start, previous().range),
+                                type.value_or(Type::of(ScalarType::Int)), std::move(operand), false);
+}
+
+ExprPtr Parser::parse_literal() {
+  const Token& token = advance();
+  switch (token.kind) {
+  case TokenKind::KwTrue: case TokenKind::KwFalse:
+    return std::make_unique<Literal>(ExprKind::BoolLiteral, token.range,
+                                     token.kind == TokenKind::KwTrue ? 1 : 0, Type::of(ScalarType::Bool));
+  case TokenKind::StringLiteral: {
+    // string-literal: one or more adjacent string tokens
+    std::string value, problem;
+    SourceRange range = token.range;
+    value = decode_string_literal(token.text, problem);
+    while (at(TokenKind::StringLiteral)) {
+      const Token& next = advance();
+      value += decode_string_literal(next.text, problem);
+      range = SourceRange::join(range, next.range);
+    }
+    if (!problem.empty() && problem != "unterminated string literal") error(range, problem);
+    return std::make_unique<StringLiteral>(range, std::move(value));
+  }
+  default: break;
+  }
+  LiteralValue value = token.kind == TokenKind::IntegerLiteral ? decode_integer_literal(token.text)
+                       : token.kind == TokenKind::FloatLiteral ? decode_float_literal(token.text)
+                                                               : decode_char_literal(token.text);
+  if (!value.error.empty()) {
+    const bool unterminated = token.kind == TokenKind::CharLiteral &&
+                              (token.text.size() < 2 || token.text.back() != '\'');
+    if (!unterminated) error(token.range, value.error); // the lexer reported unterminated ones
+    return placeholder(token.range);
+  }
+  const ExprKind kind = token.kind == TokenKind::FloatLiteral ? ExprKind::FloatLiteral : ExprKind::IntegerLiteral;
+  return std::make_unique<Literal>(kind, token.range, value.bits, value.type);
+}
+
+// identifier-expression: builtin-variable | identifier [ template-args ] '(' arguments ')' | identifier
+// builtin-variable: ( threadIdx | blockIdx | blockDim | gridDim ) '.' ( x | y | z ) | warpSize
+ExprPtr Parser::parse_identifier_expression() {
+  const Token& name = advance();
+  const std::string text(name.text);
+#define X(kind, spelling)                                                                          \
+  if (text == spelling) {                                                                          \
+    const BuiltinVariableKind variable = BuiltinVariableKind::kind;                                \
+    if (variable == BuiltinVariableKind::WarpSize)                                                 \
+      return std::make_unique<BuiltinVariable>(name.range, variable, 0);                           \
+    if (!accept(TokenKind::Dot) || !at(TokenKind::Identifier) ||                                   \
+        (peek().text != "x" && peek().text != "y" && peek().text != "z")) {                        \
+      error(name.range, "'" + text + "' must be followed by .x, .y or .z");                        \
+      return placeholder(name.range);                                                              \
+    }                                                                                              \
+    const Token& component = advance();                                                            \
+    return std::make_unique<BuiltinVariable>(SourceRange::join(name.range, component.range),       \
+                                             variable, uint8_t(component.text[0] - 'x'));          \
+  }
+  FENCELAB_BUILTIN_VARIABLES(X)
+#undef X
+  if (at(TokenKind::ColonColon)) {
+    error(SourceRange::join(name.range, peek().range), "not supported: qualified names ('" + text + "::')");
+    advance();
+    return placeholder(name.range);
+  }
+  auto templ = m_template_functions.find(text);
+  if (templ != m_template_functions.end() && at(TokenKind::Less)) {
+    // template-args: '<' shift-expression { ',' shift-expression } '>'; each must name the
+    // callee's own parameter, since template values come from `//@ template`.
+    advance();
+    size_t index = 0;
+    while (!at_end() && !at(TokenKind::Greater)) {
+      ExprPtr arg = parse_binary(8);
+      const bool same = arg->kind == ExprKind::NameRef && index < templ->second.size() &&
+                        as<NameRef>(*arg).name == templ->second[index];
+      if (!same)
+        error(arg->range, "not supported: explicit template arguments other than the parameter's "
+                          "own name (template values come from //@ template)");
+      ++index;
+      if (!accept(TokenKind::Comma)) break;
+    }
+    expect(TokenKind::Greater, "'>' after the template arguments");
+  }
+  if (at(TokenKind::LeftParen)) {
+    // call: identifier '(' [ assignment-expression { ',' assignment-expression } ] ')'
+    advance();
+    std::vector<ExprPtr> args;
+    while (!at_end() && !at(TokenKind::RightParen)) {
+      args.push_back(parse_assignment_expression());
+      if (!accept(TokenKind::Comma)) break;
+    }
+    expect(TokenKind::RightParen, "')' after the arguments");
+    return std::make_unique<Call>(SourceRange::join(name.range, previous().range), text, name.range,
+                                  std::move(args));
+  }
+  return std::make_unique<NameRef>(name.range, text);
+}
+
+} // namespace fencelab

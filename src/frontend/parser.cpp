@@ -1,0 +1,218 @@
+// The parser's token access, error recovery and type specifiers (see frontend/parser.h).
+#include "fencelab/frontend/parser.h"
+
+#include <unordered_map>
+
+namespace fencelab {
+
+namespace {
+
+constexpr int kMaxNesting = 200;
+
+/** Type names from <cstdint>/<cstddef> accepted as if they were keywords. */
+const std::unordered_map<std::string_view, ScalarType>& typedef_names() {
+  static const std::unordered_map<std::string_view, ScalarType> table = {
+      {"size_t", ScalarType::ULong},      {"ptrdiff_t", ScalarType::Long},
+      {"int8_t", ScalarType::Char},       {"uint8_t", ScalarType::UChar},
+      {"int16_t", ScalarType::Short},     {"uint16_t", ScalarType::UShort},
+      {"int32_t", ScalarType::Int},       {"uint32_t", ScalarType::UInt},
+      {"int64_t", ScalarType::LongLong},  {"uint64_t", ScalarType::ULongLong},
+  };
+  return table;
+}
+
+} // namespace
+
+NestingGuard::NestingGuard(Parser& parser) : m_parser(parser), m_ok(++parser.m_depth <= kMaxNesting) {
+  if (m_parser.m_depth == kMaxNesting + 1)
+    m_parser.error(m_parser.peek().range, "nesting too deep (more than 200 levels)");
+}
+
+Parser::Parser(std::vector<Token> tokens, DiagnosticSink& diagnostics)
+    : m_tokens(std::move(tokens)), m_diagnostics(diagnostics) {
+  if (m_tokens.empty() || m_tokens.back().kind != TokenKind::EndOfFile) {
+    Token end;
+    end.range = m_tokens.empty() ? SourceRange{} : SourceRange{m_tokens.back().range.end, m_tokens.back().range.end};
+    m_tokens.push_back(end);
+  }
+}
+
+const Token& Parser::peek(size_t ahead) const {
+  const size_t index = m_pos + ahead;
+  return index < m_tokens.size() ? m_tokens[index] : m_tokens.back();
+}
+
+const Token& Parser::advance() {
+  const Token& token = m_tokens[m_pos];
+  if (m_pos + 1 < m_tokens.size()) ++m_pos;
+  return token;
+}
+
+bool Parser::accept(TokenKind kind) {
+  if (!at(kind)) return false;
+  advance();
+  return true;
+}
+
+bool Parser::expect(TokenKind kind, const char* what) {
+  if (accept(kind)) return true;
+  const Token& token = peek();
+  std::string found = token.kind == TokenKind::EndOfFile ? "end of file" : "'" + std::string(token.text) + "'";
+  error(token.range, std::string("expected ") + what + ", found " + found);
+  return false;
+}
+
+void Parser::error(SourceRange range, std::string message) {
+  if (m_panic) return;
+  m_panic = true;
+  m_diagnostics.error(range, std::move(message));
+}
+
+bool Parser::is_type_start(size_t ahead) const {
+  const Token& token = peek(ahead);
+  switch (token.kind) {
+  case TokenKind::KwBool: case TokenKind::KwChar: case TokenKind::KwShort: case TokenKind::KwInt:
+  case TokenKind::KwLong: case TokenKind::KwUnsigned: case TokenKind::KwSigned:
+  case TokenKind::KwFloat: case TokenKind::KwDouble: case TokenKind::KwVoid:
+  case TokenKind::KwConst: case TokenKind::KwVolatile: case TokenKind::KwStatic:
+  case TokenKind::KwExtern: case TokenKind::KwInline: case TokenKind::KwConstexpr:
+  case TokenKind::KwRegister: case TokenKind::KwAuto: case TokenKind::KwGlobal:
+  case TokenKind::KwDevice: case TokenKind::KwHost: case TokenKind::KwShared:
+  case TokenKind::KwConstant: case TokenKind::KwRestrict: case TokenKind::KwForceinline:
+  case TokenKind::KwNoinline: case TokenKind::KwStruct: case TokenKind::KwClass:
+  case TokenKind::KwUnion: case TokenKind::KwEnum:
+    return true;
+  case TokenKind::Identifier:
+    return typedef_names().count(token.text) > 0;
+  default:
+    return false;
+  }
+}
+
+// decl-specifiers: { storage-class | memory-space | cv-qualifier | function-specifier
+//                    | type-specifier }
+// type-specifier: void | bool | char | short | int | long | unsigned | signed | float
+//               | double | size_t | int32_t | ...
+bool Parser::parse_decl_specifiers(DeclSpecifiers& spec) {
+  enum class Base { None, Void, Bool, Char, Int, Float, Double, Typedef };
+  Base base = Base::None;
+  ScalarType typedef_scalar = ScalarType::Int;
+  int longs = 0, shorts = 0, unsigneds = 0, signeds = 0;
+  bool any = false;
+  const SourceRange start = peek().range;
+  auto set_base = [&](Base b) {
+    if (base != Base::None) error(peek().range, "invalid combination of type specifiers");
+    base = b;
+  };
+  while (true) {
+    const Token& token = peek();
+    switch (token.kind) {
+    case TokenKind::KwConst: spec.type.is_const = true; break;
+    case TokenKind::KwVolatile: spec.type.is_volatile = true; break;
+    case TokenKind::KwStatic: spec.is_static = true; break;
+    case TokenKind::KwExtern: spec.is_extern = true; break;
+    case TokenKind::KwConstexpr: spec.is_constexpr = true; spec.type.is_const = true; break;
+    case TokenKind::KwInline: case TokenKind::KwForceinline: case TokenKind::KwNoinline:
+    case TokenKind::KwRegister: case TokenKind::KwRestrict: break;
+    case TokenKind::KwGlobal: spec.is_global = true; break;
+    case TokenKind::KwDevice: spec.is_device = true; break;
+    case TokenKind::KwHost: spec.is_host = true; break;
+    case TokenKind::KwShared: spec.is_shared = true; break;
+    case TokenKind::KwConstant: spec.is_constant = true; break;
+    case TokenKind::KwVoid: set_base(Base::Void); break;
+    case TokenKind::KwBool: set_base(Base::Bool); break;
+    case TokenKind::KwChar: set_base(Base::Char); break;
+    case TokenKind::KwInt: set_base(Base::Int); break;
+    case TokenKind::KwFloat: set_base(Base::Float); break;
+    case TokenKind::KwDouble: set_base(Base::Double); break;
+    case TokenKind::KwLong: ++longs; break;
+    case TokenKind::KwShort: ++shorts; break;
+    case TokenKind::KwUnsigned: ++unsigneds; break;
+    case TokenKind::KwSigned: ++signeds; break;
+    case TokenKind::KwAuto:
+      error(token.range, "not supported: 'auto' (write the type)");
+      break;
+    case TokenKind::Identifier: {
+      auto it = typedef_names().find(token.text);
+      if (it == typedef_names().end() || base != Base::None || longs || shorts || unsigneds || signeds)
+        goto done;
+      base = Base::Typedef;
+      typedef_scalar = it->second;
+      break;
+    }
+    default:
+      goto done;
+    }
+    any = true;
+    spec.range = SourceRange::join(start, token.range);
+    advance();
+  }
+done:
+  const bool has_modifier = longs || shorts || unsigneds || signeds;
+  spec.has_type = base != Base::None || has_modifier;
+  if (!spec.has_type) return any;
+  ScalarType scalar = ScalarType::Int;
+  bool valid = !(unsigneds && signeds) && !(longs && shorts) && longs <= 2 && shorts <= 1 &&
+               unsigneds <= 1 && signeds <= 1;
+  switch (base) {
+  case Base::Void: scalar = ScalarType::Void; valid = valid && !has_modifier; break;
+  case Base::Bool: scalar = ScalarType::Bool; valid = valid && !has_modifier; break;
+  case Base::Float: scalar = ScalarType::Float; valid = valid && !has_modifier; break;
+  case Base::Double:
+    scalar = ScalarType::Double;
+    if (longs) {
+      error(spec.range, "not supported: long double");
+      return true;
+    }
+    valid = valid && !has_modifier;
+    break;
+  case Base::Typedef: scalar = typedef_scalar; break;
+  case Base::Char:
+    scalar = unsigneds ? ScalarType::UChar : ScalarType::Char;
+    valid = valid && !longs && !shorts;
+    break;
+  case Base::None:
+  case Base::Int:
+    if (shorts) scalar = unsigneds ? ScalarType::UShort : ScalarType::Short;
+    else if (longs == 1) scalar = unsigneds ? ScalarType::ULong : ScalarType::Long;
+    else if (longs == 2) scalar = unsigneds ? ScalarType::ULongLong : ScalarType::LongLong;
+    else scalar = unsigneds ? ScalarType::UInt : ScalarType::Int;
+    break;
+  }
+  if (!valid) error(spec.range, "invalid combination of type specifiers");
+  spec.type.scalar = scalar;
+  return true;
+}
+
+// pointers: { '*' { const | volatile | __restrict__ } }
+Type Parser::parse_pointers(Type type) {
+  while (at(TokenKind::Star)) {
+    const SourceRange star = advance().range;
+    if (type.pointer_depth >= 2) error(star, "not supported: pointers to pointers to pointers");
+    else type = Type::pointer_to(type);
+    while (true) {
+      if (accept(TokenKind::KwConst)) type.is_const = true;
+      else if (accept(TokenKind::KwVolatile)) type.is_volatile = true;
+      else if (!accept(TokenKind::KwRestrict)) break;
+    }
+  }
+  if (at(TokenKind::Amp) || at(TokenKind::AmpAmp)) {
+    error(peek().range, "not supported: references (use a pointer)");
+    advance();
+  }
+  return type;
+}
+
+// type-name: decl-specifiers pointers
+std::optional<Type> Parser::parse_type_name() {
+  DeclSpecifiers spec;
+  const SourceRange start = peek().range;
+  parse_decl_specifiers(spec);
+  if (!spec.has_type) {
+    error(start, "expected a type");
+    return std::nullopt;
+  }
+  return parse_pointers(spec.type);
+}
+
+} // namespace fencelab

@@ -1,0 +1,279 @@
+// Semantic analysis: file-scope declarations, functions, variables and scopes.
+#include "fencelab/frontend/sema.h"
+
+#include <cfloat>
+#include <climits>
+#include <map>
+
+namespace fencelab {
+
+namespace {
+
+constexpr uint32_t kMaxArrayLength = 1u << 24;
+
+std::string storage_spelling(StorageKind storage) {
+  switch (storage) {
+  case StorageKind::Shared: return "__shared__";
+  case StorageKind::Constant: return "__constant__";
+  default: return "__device__";
+  }
+}
+
+} // namespace
+
+const std::pair<Type, Word>* builtin_constant(const std::string& name) {
+  static const std::map<std::string, std::pair<Type, Word>> table = [] {
+    const Type f = Type::of(ScalarType::Float), d = Type::of(ScalarType::Double);
+    const Type i = Type::of(ScalarType::Int), u = Type::of(ScalarType::UInt);
+    const Type ll = Type::of(ScalarType::LongLong), ull = Type::of(ScalarType::ULongLong);
+    std::map<std::string, std::pair<Type, Word>> m;
+    m["FLT_MAX"] = {f, word_from_double(FLT_MAX, f)};
+    m["FLT_MIN"] = {f, word_from_double(FLT_MIN, f)};
+    m["DBL_MAX"] = {d, word_from_double(DBL_MAX, d)};
+    m["DBL_MIN"] = {d, word_from_double(DBL_MIN, d)};
+    m["INT_MAX"] = {i, word_from_int(INT_MAX, i)};
+    m["INT_MIN"] = {i, word_from_int(INT_MIN, i)};
+    m["UINT_MAX"] = {u, word_from_int(UINT_MAX, u)};
+    m["LLONG_MAX"] = {ll, word_from_int(LLONG_MAX, ll)};
+    m["LLONG_MIN"] = {ll, word_from_int(LLONG_MIN, ll)};
+    m["ULLONG_MAX"] = {ull, ~Word{0}};
+    m["NULL"] = {Type::of(ScalarType::Long), 0};
+    m["nullptr"] = {Type::pointer_to(Type::of(ScalarType::Void)), 0};
+    return m;
+  }();
+  auto it = table.find(name);
+  return it == table.end() ? nullptr : &it->second;
+}
+
+Sema::Sema(Program& program, DiagnosticSink& diagnostics)
+    : m_program(program), m_diagnostics(diagnostics) {
+  m_scopes.emplace_back(); // file scope
+}
+
+void Sema::check_unit() {
+  declare_functions();
+  for (VarDeclPtr& var : m_program.unit.globals) check_global(*var);
+  for (FunctionDeclPtr& function : m_program.unit.functions) {
+    if (function->body) check_function(*function);
+  }
+}
+
+// Functions are visible everywhere in the file (no prototypes needed); a prototype and its
+// definition are linked; overloading is not supported.
+void Sema::declare_functions() {
+  for (FunctionDeclPtr& function : m_program.unit.functions) {
+    if (find_builtin(function->name)) {
+      error(function->name_range, "'" + function->name + "' is a builtin function and cannot be redefined");
+      continue;
+    }
+    auto [it, inserted] = m_functions.emplace(function->name, function.get());
+    if (inserted) continue;
+    FunctionDecl* previous = it->second;
+    const bool same_signature = previous->params.size() == function->params.size();
+    if (!same_signature) {
+      error(function->name_range, "not supported: overloaded function '" + function->name + "'");
+    } else if (previous->body && function->body) {
+      error(function->name_range, "redefinition of function '" + function->name + "'");
+    } else if (function->body) {
+      it->second = function.get(); // the definition is what calls resolve to
+    }
+  }
+  for (FunctionDeclPtr& function : m_program.unit.functions) {
+    auto it = m_functions.find(function->name);
+    if (!function->body && it != m_functions.end() && it->second->body)
+      function->definition = it->second;
+  }
+}
+
+void Sema::declare(VarDecl& var) {
+  if (var.name.empty()) return;
+  auto& scope = m_scopes.back();
+  Symbol symbol;
+  symbol.variable = &var;
+  symbol.type = var.type;
+  if (!scope.emplace(var.name, symbol).second) error(var.name_range, "redefinition of '" + var.name + "'");
+}
+
+const Sema::Symbol* Sema::lookup(const std::string& name) const {
+  for (auto scope = m_scopes.rbegin(); scope != m_scopes.rend(); ++scope) {
+    auto it = scope->find(name);
+    if (it != scope->end()) return &it->second;
+  }
+  return nullptr;
+}
+
+void Sema::check_global(VarDecl& var) {
+  check_variable(var);
+  declare(var);
+}
+
+void Sema::check_array_extent(VarDecl& var) {
+  if (var.array_extents.empty()) return;
+  var.is_array = true;
+  ExprPtr& extent = var.array_extents[0];
+  if (!extent) { // `int a[] = {...}`: the length comes from the initializer
+    if (!var.initializer || var.initializer->kind != ExprKind::InitList) {
+      error(var.name_range, "array '" + var.name + "' needs a size or an initializer list");
+      var.array_length = 1;
+    } else {
+      var.array_length = uint32_t(std::max<size_t>(1, as<InitList>(*var.initializer).elements.size()));
+    }
+    return;
+  }
+  check_expr(extent);
+  std::optional<Word> value = extent->type.is_integer() ? fold(*extent) : std::nullopt;
+  var.array_length = 1;
+  if (!value) {
+    error(extent->range, "the size of array '" + var.name + "' must be an integer constant");
+    return;
+  }
+  const int64_t length = word_to_int(*value, extent->type);
+  if (length <= 0 || (!extent->type.is_signed() && int64_t(*value) < 0) || length > kMaxArrayLength)
+    error(extent->range, "the size of array '" + var.name + "' must be between 1 and " +
+                             std::to_string(kMaxArrayLength));
+  else
+    var.array_length = uint32_t(length);
+}
+
+void Sema::check_variable_initializer(VarDecl& var) {
+  if (!var.initializer) return;
+  if (var.storage == StorageKind::Shared) {
+    error(var.initializer->range, "__shared__ variables cannot have an initializer");
+    return;
+  }
+  if (var.initializer->kind == ExprKind::InitList) {
+    auto& list = as<InitList>(*var.initializer);
+    if (!var.is_array && list.elements.size() != 1) {
+      error(list.range, "an initializer list for scalar '" + var.name + "' must have one element");
+    }
+    if (var.is_array && list.elements.size() > var.array_length)
+      error(list.elements[var.array_length]->range, "too many initializers for array '" + var.name +
+                                                        "' of " + std::to_string(var.array_length) + " elements");
+    Type element = var.type;
+    element.is_const = element.is_volatile = false;
+    for (ExprPtr& value : list.elements) {
+      check_expr(value);
+      convert(value, element, "in the initializer of '" + var.name + "'");
+    }
+    list.type = var.type;
+    return;
+  }
+  if (var.is_array) {
+    error(var.initializer->range, "array '" + var.name + "' must be initialized with a list '{...}'");
+    return;
+  }
+  check_expr(var.initializer);
+  Type target = var.type;
+  target.is_const = target.is_volatile = false;
+  convert(var.initializer, target, "in the initializer of '" + var.name + "'");
+}
+
+// A variable's type, extent and initializer; memory objects for __device__, __shared__ and
+// __constant__ variables; a frame slot for locals.
+void Sema::check_variable(VarDecl& var) {
+  if (var.type.is_void()) {
+    error(var.name_range, "variable '" + var.name + "' has type void");
+    var.type = Type::of(ScalarType::Int);
+  }
+  check_array_extent(var);
+  check_variable_initializer(var);
+  if (var.storage == StorageKind::Local) {
+    if (var.type.is_const && !var.initializer && !var.is_array)
+      error(var.name_range, "const variable '" + var.name + "' needs an initializer");
+    var.slot = m_next_slot++;
+  } else {
+    add_memory_object(var);
+  }
+}
+
+void Sema::add_memory_object(VarDecl& var) {
+  MemoryObject object;
+  object.name = var.name;
+  object.range = var.range;
+  object.space = var.storage == StorageKind::Shared     ? MemorySpace::Shared
+                 : var.storage == StorageKind::Constant ? MemorySpace::Constant
+                                                        : MemorySpace::Global;
+  object.element_type = var.type;
+  object.element_count = var.is_array ? var.array_length : 1;
+  object.is_array = var.is_array;
+  object.is_volatile = var.type.is_volatile;
+  object.initialized = var.storage != StorageKind::Shared;
+  object.declaration = &var;
+  if (var.initializer && var.storage != StorageKind::Shared) {
+    std::vector<const Expr*> values;
+    if (var.initializer->kind == ExprKind::InitList) {
+      for (const ExprPtr& value : as<InitList>(*var.initializer).elements) values.push_back(value.get());
+    } else {
+      values.push_back(var.initializer.get());
+    }
+    for (const Expr* value : values) {
+      std::optional<Word> word = fold(*value);
+      if (!word) {
+        error(value->range, "the initializer of " + storage_spelling(var.storage) + " variable '" +
+                                var.name + "' must be a constant expression");
+        word = 0;
+      }
+      if (object.initial_values.size() < object.element_count) object.initial_values.push_back(*word);
+    }
+    object.initial_values.resize(object.element_count, 0);
+  }
+  var.object_id = uint32_t(m_program.memory_objects.size());
+  m_program.memory_objects.push_back(std::move(object));
+}
+
+void Sema::check_function(FunctionDecl& function) {
+  m_function = &function;
+  m_next_slot = 0;
+  m_loop_depth = 0;
+  m_switches.clear();
+  if (function.space == FunctionSpace::Global && !function.return_type.is_void())
+    error(function.name_range, "__global__ function '" + function.name + "' must return void");
+
+  // Default arguments are checked before the parameters are in scope.
+  for (VarDeclPtr& param : function.params) {
+    if (!param->initializer) continue;
+    check_expr(param->initializer);
+    convert(param->initializer, param->type, "in the default argument of '" + param->name + "'");
+  }
+  push_scope();
+  for (const TemplateParam& param : function.template_params) {
+    Symbol symbol;
+    symbol.type = param.type;
+    auto value = m_template_values.find(param.name);
+    if (value != m_template_values.end()) symbol.constant = word_from_int(value->second, param.type);
+    else symbol.missing_template_value = true;
+    m_scopes.back()[param.name] = symbol;
+  }
+  bool seen_default = false;
+  for (VarDeclPtr& param : function.params) {
+    if (param->type.is_void()) error(param->name_range, "parameter '" + param->name + "' has type void");
+    if (param->initializer) seen_default = true;
+    else if (seen_default)
+      error(param->range, "parameter '" + param->name + "' needs a default argument (it follows one)");
+    param->slot = m_next_slot++;
+    declare(*param);
+  }
+  check_compound(*function.body, /*new_scope=*/false);
+  pop_scope();
+  function.frame_slots = m_next_slot;
+  m_function = nullptr;
+}
+
+std::optional<Word> Sema::check_constant(ExprPtr& expr, const std::string& what) {
+  const size_t errors = m_diagnostics.error_count();
+  m_in_constant = true;
+  check_expr(expr);
+  m_in_constant = false;
+  if (m_diagnostics.error_count() != errors) return std::nullopt;
+  std::optional<Word> value = fold(*expr);
+  if (!value) error(expr->range, what + " must be a constant");
+  return value;
+}
+
+void Sema::check_predicate(ExprPtr& expr) {
+  m_in_predicate = true;
+  check_condition(expr);
+  m_in_predicate = false;
+}
+
+} // namespace fencelab

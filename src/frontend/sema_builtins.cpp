@@ -1,0 +1,170 @@
+// Semantic analysis: calls of the builtin functions of builtins.def, checked per category.
+#include "fencelab/frontend/sema.h"
+
+#include <string_view>
+
+namespace fencelab {
+
+namespace {
+
+Type of(ScalarType scalar) { return Type::of(scalar); }
+
+std::string arguments_text(size_t n) { return std::to_string(n) + (n == 1 ? " argument" : " arguments"); }
+
+/** The element types an atomic accepts (Programming Guide 10.14), by the name without scope. */
+std::vector<ScalarType> atomic_types(std::string_view base) {
+  using S = ScalarType;
+  if (base == "atomicAdd") return {S::Int, S::UInt, S::ULongLong, S::Float, S::Double};
+  if (base == "atomicSub") return {S::Int, S::UInt};
+  if (base == "atomicExch") return {S::Int, S::UInt, S::ULongLong, S::Float};
+  if (base == "atomicMin" || base == "atomicMax") return {S::Int, S::UInt, S::ULongLong, S::LongLong};
+  if (base == "atomicInc" || base == "atomicDec") return {S::UInt};
+  return {S::Int, S::UInt, S::ULongLong}; // atomicCAS, atomicAnd, atomicOr, atomicXor
+}
+
+struct Signature {
+  Type parameter;
+  Type result;
+};
+
+/** Fixed signatures of the Math and Bits builtins; nullopt for the generic ones (abs, min, max). */
+std::optional<Signature> fixed_signature(Builtin builtin) {
+  using S = ScalarType;
+  switch (builtin) {
+  case Builtin::Sinf: case Builtin::Cosf: case Builtin::Tanf: case Builtin::Expf: case Builtin::Logf:
+  case Builtin::Sqrtf: case Builtin::Powf: case Builtin::Fabsf: case Builtin::Floorf:
+  case Builtin::Ceilf: case Builtin::Fmaxf: case Builtin::Fminf:
+    return Signature{of(S::Float), of(S::Float)};
+  case Builtin::Sin: case Builtin::Cos: case Builtin::Tan: case Builtin::Exp: case Builtin::Log:
+  case Builtin::Sqrt: case Builtin::Pow: case Builtin::Fabs: case Builtin::Floor: case Builtin::Ceil:
+  case Builtin::Fmax: case Builtin::Fmin:
+    return Signature{of(S::Double), of(S::Double)};
+  case Builtin::Popc: return Signature{of(S::UInt), of(S::Int)};
+  case Builtin::Popcll: return Signature{of(S::ULongLong), of(S::Int)};
+  case Builtin::Ffs: return Signature{of(S::Int), of(S::Int)};
+  case Builtin::Ffsll: return Signature{of(S::LongLong), of(S::Int)};
+  case Builtin::Clz: return Signature{of(S::Int), of(S::Int)};
+  case Builtin::Clzll: return Signature{of(S::LongLong), of(S::Int)};
+  case Builtin::Brev: return Signature{of(S::UInt), of(S::UInt)};
+  case Builtin::FloatAsInt: return Signature{of(S::Float), of(S::Int)};
+  case Builtin::FloatAsUint: return Signature{of(S::Float), of(S::UInt)};
+  case Builtin::IntAsFloat: return Signature{of(S::Int), of(S::Float)};
+  case Builtin::UintAsFloat: return Signature{of(S::UInt), of(S::Float)};
+  case Builtin::DoubleAsLongLong: return Signature{of(S::Double), of(S::LongLong)};
+  case Builtin::LongLongAsDouble: return Signature{of(S::LongLong), of(S::Double)};
+  default: return std::nullopt;
+  }
+}
+
+} // namespace
+
+void Sema::check_builtin_call(Call& call, const BuiltinInfo& info) {
+  for (ExprPtr& arg : call.args) check_expr(arg);
+  call.builtin = info.id;
+  const bool void_result = info.category == BuiltinCategory::Fence || info.category == BuiltinCategory::Misc ||
+                           info.id == Builtin::Syncthreads || info.id == Builtin::Syncwarp;
+  call.type = void_result ? of(ScalarType::Void) : of(ScalarType::Int);
+  const size_t given = call.args.size();
+  if (given < info.min_args || given > info.max_args) {
+    const std::string expected = info.min_args == info.max_args
+                                     ? arguments_text(info.min_args)
+                                     : std::to_string(info.min_args) + " to " + arguments_text(info.max_args);
+    error(call.range, "'" + call.callee + "' takes " + expected + ", but " + std::to_string(given) +
+                          (given == 1 ? " was" : " were") + " given");
+    return;
+  }
+  switch (info.category) {
+  case BuiltinCategory::Math: case BuiltinCategory::Bits: return check_math_call(call, info);
+  case BuiltinCategory::Atomic: return check_atomic_call(call, info);
+  case BuiltinCategory::Fence: case BuiltinCategory::Misc: return;
+  case BuiltinCategory::Barrier:
+    // __syncthreads_count/_and/_or(int predicate) return int (Programming Guide 10.6).
+    if (given == 1) convert(call.args[0], of(ScalarType::Int), "in the argument of '" + call.callee + "'");
+    return;
+  case BuiltinCategory::Warp:
+    error(call.callee_range, "not supported yet: warp operation '" + call.callee +
+                                 "' (warp operations arrive with warp support)");
+    if (info.id == Builtin::Activemask || info.id == Builtin::BallotSync) call.type = of(ScalarType::UInt);
+    if (given >= 2 && (info.id == Builtin::ShflSync || info.id == Builtin::ShflUpSync ||
+                       info.id == Builtin::ShflDownSync || info.id == Builtin::ShflXorSync))
+      call.type = call.args[1]->type;
+    return;
+  case BuiltinCategory::Io: {
+    if (call.args[0]->kind != ExprKind::StringLiteral)
+      error(call.args[0]->range, "the first argument of printf must be a string literal");
+    // Default argument promotions (C++ [expr.call]/12): float to double, small integers to int.
+    for (size_t i = 1; i < given; ++i) {
+      ExprPtr& arg = call.args[i];
+      if (arg->type.scalar == ScalarType::Float && !arg->type.is_pointer()) insert_cast(arg, of(ScalarType::Double));
+      else if (arg->type.is_integer()) promote(arg);
+      else if (arg->type.is_void()) error(arg->range, "a void value cannot be printed");
+    }
+    return;
+  }
+  }
+}
+
+// atomicOP(T* address, T value...): T one of the types the Programming Guide lists for OP;
+// returns the old value, a T.
+void Sema::check_atomic_call(Call& call, const BuiltinInfo& info) {
+  std::string_view base = info.spelling;
+  for (std::string_view suffix : {"_block", "_system"}) {
+    if (base.size() > suffix.size() && base.substr(base.size() - suffix.size()) == suffix)
+      base.remove_suffix(suffix.size());
+  }
+  const std::vector<ScalarType> allowed = atomic_types(base);
+  const Type address = call.args[0]->type;
+  bool ok = address.pointer_depth == 1;
+  if (ok) {
+    ok = false;
+    for (ScalarType scalar : allowed) ok = ok || address.scalar == scalar;
+  }
+  if (!ok) {
+    std::string names;
+    for (size_t i = 0; i < allowed.size(); ++i) {
+      names += (i == 0 ? "" : i + 1 == allowed.size() ? " or " : ", ");
+      names += scalar_spelling(allowed[i]);
+    }
+    error(call.args[0]->range, "'" + call.callee + "' needs a pointer to " + names +
+                                   " as its first argument, not '" + address.to_string() + "'");
+    return;
+  }
+  if (address.pointee_const) {
+    error(call.args[0]->range, "'" + call.callee + "' cannot modify a const location");
+    return;
+  }
+  Type value = address.pointee();
+  value.is_const = value.is_volatile = false;
+  for (size_t i = 1; i < call.args.size(); ++i)
+    convert(call.args[i], value, "in argument " + std::to_string(i + 1) + " of '" + call.callee + "'");
+  call.type = value;
+}
+
+// Math: the C/CUDA signatures; `sin` on a float promotes to double as in C, `sinf` stays float,
+// `abs` keeps the (promoted) type, `min`/`max` use the usual arithmetic conversions.
+void Sema::check_math_call(Call& call, const BuiltinInfo& info) {
+  for (const ExprPtr& arg : call.args) {
+    if (!arg->type.is_arithmetic()) {
+      error(arg->range, "'" + call.callee + "' needs a number, not '" + arg->type.to_string() + "'");
+      return;
+    }
+  }
+  if (std::optional<Signature> signature = fixed_signature(info.id)) {
+    for (size_t i = 0; i < call.args.size(); ++i)
+      convert(call.args[i], signature->parameter, "in argument " + std::to_string(i + 1) + " of '" + call.callee + "'");
+    call.type = signature->result;
+    return;
+  }
+  switch (info.id) {
+  case Builtin::Abs:
+    call.type = promote(call.args[0]);
+    return;
+  case Builtin::Min: case Builtin::Max:
+    call.type = usual_arithmetic_conversions(call.args[0], call.args[1]);
+    return;
+  default:
+    error(call.callee_range, "internal: no signature for builtin '" + call.callee + "'");
+  }
+}
+
+} // namespace fencelab

@@ -1,0 +1,448 @@
+// Semantic analysis: expressions (C++ [expr]); every expression gets its type here.
+#include "fencelab/frontend/sema.h"
+
+namespace fencelab {
+
+namespace {
+
+constexpr int kMaxExpressionDepth = 1000;
+
+Type unqualified(Type type) {
+  type.is_const = type.is_volatile = false;
+  return type;
+}
+
+bool is_scalar(const Type& type) { return type.is_arithmetic() || type.is_pointer(); }
+
+} // namespace
+
+void Sema::check_expr(ExprPtr& expr) {
+  static thread_local int depth = 0;
+  struct DepthGuard {
+    DepthGuard() { ++depth; }
+    ~DepthGuard() { --depth; }
+  } guard;
+  if (depth > kMaxExpressionDepth) {
+    if (depth == kMaxExpressionDepth + 1) error(expr->range, "expression too deeply nested");
+    expr->type = Type::of(ScalarType::Int);
+    return;
+  }
+  switch (expr->kind) {
+  case ExprKind::IntegerLiteral: case ExprKind::FloatLiteral: case ExprKind::BoolLiteral: return;
+  case ExprKind::StringLiteral: {
+    Type type = Type::of(ScalarType::Char);
+    type.is_const = true;
+    expr->type = Type::pointer_to(type);
+    return;
+  }
+  case ExprKind::NameRef: return check_name(expr);
+  case ExprKind::BuiltinVariable:
+    expr->type = Type::of(as<BuiltinVariable>(*expr).variable == BuiltinVariableKind::WarpSize
+                              ? ScalarType::Int
+                              : ScalarType::UInt);
+    return;
+  case ExprKind::Unary: return check_unary(expr);
+  case ExprKind::Binary: return check_binary(expr);
+  case ExprKind::Assign: return check_assign(as<Assign>(*expr));
+  case ExprKind::Conditional: return check_conditional(as<Conditional>(*expr));
+  case ExprKind::Call: return check_call(expr);
+  case ExprKind::Index: return check_index(expr);
+  case ExprKind::Cast: return check_cast(as<Cast>(*expr));
+  case ExprKind::InitList:
+    error(expr->range, "an initializer list is only allowed in a declaration");
+    expr->type = Type::of(ScalarType::Int);
+    return;
+  }
+}
+
+void Sema::check_name(ExprPtr& expr) {
+  auto& name = as<NameRef>(*expr);
+  name.type = Type::of(ScalarType::Int);
+  if (m_in_predicate) {
+    for (size_t i = 0; i < m_program.observed.size(); ++i) {
+      if (m_program.observed[i].label == name.name) {
+        name.observed_item = int32_t(i);
+        name.type = m_program.observed[i].type;
+        return;
+      }
+    }
+  }
+  const Symbol* symbol = m_in_predicate ? nullptr : lookup(name.name);
+  if (symbol && symbol->missing_template_value) {
+    error(name.range, "template parameter '" + name.name + "' has no value (give it with //@ template " +
+                          name.name + "=VALUE)");
+    name.type = symbol->type;
+    name.constant = 0;
+  } else if (symbol && symbol->constant) {
+    name.constant = symbol->constant;
+    name.type = symbol->type;
+  } else if (symbol) {
+    const VarDecl& var = *symbol->variable;
+    name.variable = &var;
+    if (var.is_array) {
+      name.type = Type::pointer_to(var.type); // array-to-pointer conversion
+    } else {
+      name.type = var.type;
+      name.is_lvalue = true;
+    }
+  } else if (const auto* constant = builtin_constant(name.name)) {
+    name.constant = constant->second;
+    name.type = constant->first;
+  } else if (m_in_predicate) {
+    std::string labels;
+    for (const ObservedItem& item : m_program.observed) labels += (labels.empty() ? "" : ", ") + item.label;
+    error(name.range, "'" + name.name + "' is not an observed item (observed: " + labels + ")");
+    name.constant = 0;
+  } else if (m_functions.count(name.name) || find_builtin(name.name)) {
+    error(name.range, "function '" + name.name + "' used as a value (only calls are supported)");
+    name.constant = 0;
+  } else {
+    error(name.range, "unknown identifier '" + name.name + "'");
+    name.constant = 0;
+  }
+}
+
+bool Sema::require_lvalue(const Expr& expr, const char* what) {
+  if (!expr.is_lvalue) {
+    error(expr.range, std::string("the operand of ") + what + " must be a variable or a memory location");
+    return false;
+  }
+  if (expr.type.is_const) {
+    std::string subject = expr.kind == ExprKind::NameRef ? "'" + as<NameRef>(expr).name + "'" : "a const location";
+    error(expr.range, std::string("cannot modify ") + subject + " (it is const)");
+    return false;
+  }
+  return true;
+}
+
+void Sema::check_unary(ExprPtr& expr) {
+  auto& unary = as<Unary>(*expr);
+  check_expr(unary.operand);
+  const Type operand = unary.operand->type;
+  unary.type = Type::of(ScalarType::Int);
+  const std::string spelling = unary_op_spelling(unary.op);
+  switch (unary.op) {
+  case UnaryOp::Plus: case UnaryOp::Negate:
+    if (!operand.is_arithmetic()) break;
+    unary.type = promote(unary.operand);
+    return;
+  case UnaryOp::BitNot:
+    if (!operand.is_integer()) break;
+    unary.type = promote(unary.operand);
+    return;
+  case UnaryOp::LogicalNot:
+    if (!is_scalar(operand)) break;
+    insert_cast(unary.operand, Type::of(ScalarType::Bool));
+    unary.type = Type::of(ScalarType::Bool);
+    return;
+  case UnaryOp::PreIncrement: case UnaryOp::PreDecrement: case UnaryOp::PostIncrement:
+  case UnaryOp::PostDecrement:
+    if (m_in_predicate) {
+      error(unary.range, "'" + spelling + "' is not allowed in an expectation");
+      return;
+    }
+    if (operand.scalar == ScalarType::Bool && !operand.is_pointer()) break;
+    if (!operand.is_arithmetic() && !(operand.is_pointer() && !operand.pointee().is_void())) break;
+    require_lvalue(*unary.operand, ("'" + spelling + "'").c_str());
+    unary.type = unqualified(operand);
+    unary.is_lvalue = unary.op == UnaryOp::PreIncrement || unary.op == UnaryOp::PreDecrement;
+    return;
+  case UnaryOp::Deref:
+    if (!operand.is_pointer() || operand.pointee().is_void()) break;
+    unary.type = operand.pointee();
+    unary.is_lvalue = true;
+    return;
+  case UnaryOp::AddressOf: {
+    const Expr& target = *unary.operand;
+    if (target.kind == ExprKind::NameRef && as<NameRef>(target).variable) {
+      const VarDecl* var = as<NameRef>(target).variable;
+      if (var->storage == StorageKind::Local || var->storage == StorageKind::Param) {
+        const_cast<VarDecl*>(var)->address_taken = true;
+        error(unary.range, "not supported: taking the address of a local variable ('" + var->name + "')");
+        unary.type = Type::pointer_to(operand);
+        return;
+      }
+    }
+    if (!target.is_lvalue) {
+      error(unary.range, "cannot take the address of this expression (not a variable or memory location)");
+      return;
+    }
+    if (operand.pointer_depth >= 2) {
+      error(unary.range, "not supported: pointers to pointers to pointers");
+      return;
+    }
+    unary.type = Type::pointer_to(operand);
+    return;
+  }
+  }
+  error(unary.range, "invalid operand of type '" + operand.to_string() + "' for unary '" + spelling + "'");
+}
+
+void Sema::check_binary(ExprPtr& expr) {
+  auto& binary = as<Binary>(*expr);
+  check_expr(binary.lhs);
+  check_expr(binary.rhs);
+  const Type lhs = binary.lhs->type, rhs = binary.rhs->type;
+  binary.type = Type::of(ScalarType::Int);
+  switch (binary.op) {
+  case BinaryOp::Comma:
+    binary.type = unqualified(rhs);
+    return;
+  case BinaryOp::LogicalAnd: case BinaryOp::LogicalOr:
+    if (!is_scalar(lhs) || !is_scalar(rhs)) break;
+    insert_cast(binary.lhs, Type::of(ScalarType::Bool));
+    insert_cast(binary.rhs, Type::of(ScalarType::Bool));
+    binary.type = Type::of(ScalarType::Bool);
+    return;
+  case BinaryOp::Multiply: case BinaryOp::Divide:
+    if (!lhs.is_arithmetic() || !rhs.is_arithmetic()) break;
+    binary.type = usual_arithmetic_conversions(binary.lhs, binary.rhs);
+    return;
+  case BinaryOp::Remainder: case BinaryOp::BitAnd: case BinaryOp::BitXor: case BinaryOp::BitOr:
+    if (!lhs.is_integer() || !rhs.is_integer()) break;
+    binary.type = usual_arithmetic_conversions(binary.lhs, binary.rhs);
+    return;
+  case BinaryOp::ShiftLeft: case BinaryOp::ShiftRight:
+    if (!lhs.is_integer() || !rhs.is_integer()) break;
+    binary.type = promote(binary.lhs);
+    promote(binary.rhs);
+    return;
+  case BinaryOp::Add: case BinaryOp::Subtract:
+    // Pointer arithmetic (C++ [expr.add]): pointer ± integer, integer + pointer, pointer - pointer.
+    if (lhs.is_pointer() || rhs.is_pointer()) {
+      const bool lhs_pointer = lhs.is_pointer();
+      const Type pointer = lhs_pointer ? lhs : rhs;
+      if (pointer.pointee().is_void()) {
+        error(binary.range, "arithmetic on a 'void*' pointer");
+        return;
+      }
+      if (binary.op == BinaryOp::Subtract && lhs.is_pointer() && rhs.is_pointer()) {
+        if (!lhs.pointee().same_unqualified(rhs.pointee())) break;
+        binary.type = Type::of(ScalarType::Long);
+        return;
+      }
+      if (binary.op == BinaryOp::Subtract && !lhs_pointer) break;
+      if (!(lhs_pointer ? rhs : lhs).is_integer()) break;
+      promote(lhs_pointer ? binary.rhs : binary.lhs);
+      binary.type = unqualified(pointer);
+      return;
+    }
+    if (!lhs.is_arithmetic() || !rhs.is_arithmetic()) break;
+    binary.type = usual_arithmetic_conversions(binary.lhs, binary.rhs);
+    return;
+  case BinaryOp::Less: case BinaryOp::Greater: case BinaryOp::LessEqual: case BinaryOp::GreaterEqual:
+  case BinaryOp::Equal: case BinaryOp::NotEqual:
+    binary.type = Type::of(ScalarType::Bool);
+    if (lhs.is_arithmetic() && rhs.is_arithmetic()) {
+      usual_arithmetic_conversions(binary.lhs, binary.rhs);
+      return;
+    }
+    if (lhs.is_pointer() && rhs.is_pointer()) return;
+    if (lhs.is_pointer() && is_null_pointer_constant(*binary.rhs)) {
+      insert_cast(binary.rhs, lhs);
+      return;
+    }
+    if (rhs.is_pointer() && is_null_pointer_constant(*binary.lhs)) {
+      insert_cast(binary.lhs, rhs);
+      return;
+    }
+    break;
+  }
+  error(binary.range, "invalid operands to binary '" + std::string(binary_op_spelling(binary.op)) +
+                          "' ('" + lhs.to_string() + "' and '" + rhs.to_string() + "')");
+}
+
+void Sema::check_assign(Assign& assign) {
+  check_expr(assign.lhs);
+  check_expr(assign.rhs);
+  const Type lhs = assign.lhs->type;
+  assign.type = unqualified(lhs);
+  assign.is_lvalue = true;
+  if (m_in_predicate) {
+    error(assign.range, "assignment is not allowed in an expectation (use '==')");
+    return;
+  }
+  if (!require_lvalue(*assign.lhs, "an assignment")) return;
+  if (!assign.compound) {
+    convert(assign.rhs, unqualified(lhs), "in the assignment");
+    assign.computation_type = unqualified(lhs);
+    return;
+  }
+  const BinaryOp op = *assign.compound;
+  const Type rhs = assign.rhs->type;
+  const std::string spelling = std::string(binary_op_spelling(op)) + "=";
+  if (lhs.is_pointer()) {
+    if ((op != BinaryOp::Add && op != BinaryOp::Subtract) || !rhs.is_integer() || lhs.pointee().is_void()) {
+      error(assign.range, "invalid operands to '" + spelling + "' ('" + lhs.to_string() + "' and '" +
+                              rhs.to_string() + "')");
+      return;
+    }
+    promote(assign.rhs);
+    assign.computation_type = unqualified(lhs);
+    return;
+  }
+  const bool integer_only = op == BinaryOp::Remainder || op == BinaryOp::BitAnd || op == BinaryOp::BitOr ||
+                            op == BinaryOp::BitXor || op == BinaryOp::ShiftLeft || op == BinaryOp::ShiftRight;
+  const bool ok = integer_only ? lhs.is_integer() && rhs.is_integer() : lhs.is_arithmetic() && rhs.is_arithmetic();
+  if (!ok) {
+    error(assign.range, "invalid operands to '" + spelling + "' ('" + lhs.to_string() + "' and '" +
+                            rhs.to_string() + "')");
+    return;
+  }
+  assign.computation_type = op == BinaryOp::ShiftLeft || op == BinaryOp::ShiftRight
+                                ? promoted_type(lhs)
+                                : common_arithmetic_type(lhs, rhs);
+  insert_cast(assign.rhs, assign.computation_type);
+}
+
+void Sema::check_conditional(Conditional& conditional) {
+  check_condition(conditional.condition);
+  check_expr(conditional.then_value);
+  check_expr(conditional.else_value);
+  const Type a = conditional.then_value->type, b = conditional.else_value->type;
+  conditional.type = Type::of(ScalarType::Int);
+  if (a.is_arithmetic() && b.is_arithmetic()) {
+    conditional.type = usual_arithmetic_conversions(conditional.then_value, conditional.else_value);
+  } else if (a.is_void() && b.is_void()) {
+    conditional.type = a;
+  } else if (a.is_pointer() && b.is_pointer() && a.same_unqualified(b)) {
+    conditional.type = unqualified(a);
+  } else if (a.is_pointer() && is_null_pointer_constant(*conditional.else_value)) {
+    conditional.type = unqualified(a);
+    insert_cast(conditional.else_value, conditional.type);
+  } else if (b.is_pointer() && is_null_pointer_constant(*conditional.then_value)) {
+    conditional.type = unqualified(b);
+    insert_cast(conditional.then_value, conditional.type);
+  } else {
+    error(conditional.range, "the branches of '?:' have incompatible types '" + a.to_string() + "' and '" +
+                                 b.to_string() + "'");
+  }
+}
+
+void Sema::check_index(ExprPtr& expr) {
+  auto& index = as<Index>(*expr);
+  index.type = Type::of(ScalarType::Int);
+  if (m_in_predicate && index.base->kind == ExprKind::NameRef) {
+    // `result[3]` in an expectation names the observed item labelled so.
+    check_expr(index.index);
+    std::optional<Word> value = index.index->type.is_integer() ? fold(*index.index) : std::nullopt;
+    const std::string& base = as<NameRef>(*index.base).name;
+    if (!value) {
+      error(index.index->range, "the index of '" + base + "' in an expectation must be a constant");
+      return;
+    }
+    const std::string label = base + "[" + std::to_string(word_to_int(*value, index.index->type)) + "]";
+    for (size_t i = 0; i < m_program.observed.size(); ++i) {
+      if (m_program.observed[i].label == label) {
+        index.observed_item = int32_t(i);
+        index.type = m_program.observed[i].type;
+        index.base->type = Type::pointer_to(index.type);
+        return;
+      }
+    }
+    error(index.range, "'" + label + "' is not an observed item");
+    return;
+  }
+  check_expr(index.base);
+  check_expr(index.index);
+  const Type base = index.base->type;
+  if (!base.is_pointer() || base.pointee().is_void()) {
+    error(index.base->range, "cannot index a value of type '" + base.to_string() + "'");
+    return;
+  }
+  if (!index.index->type.is_integer()) {
+    error(index.index->range, "an index must be an integer, not '" + index.index->type.to_string() + "'");
+    return;
+  }
+  promote(index.index);
+  index.type = base.pointee();
+  index.is_lvalue = true;
+}
+
+// Explicit conversions: between arithmetic types, between pointer types, a null constant to a
+// pointer, and anything to void. Integers and pointers do not mix (pointers are not addresses).
+void Sema::check_cast(Cast& cast) {
+  check_expr(cast.operand);
+  const Type from = cast.operand->type, to = cast.type;
+  if (cast.implicit || to.is_void()) return;
+  const bool ok = (from.is_arithmetic() && to.is_arithmetic()) || (from.is_pointer() && to.is_pointer()) ||
+                  (to.is_pointer() && is_null_pointer_constant(*cast.operand)) ||
+                  (from.is_pointer() && !to.is_pointer() && to.scalar == ScalarType::Bool);
+  if (ok) return;
+  if (from.is_pointer() && to.is_integer())
+    error(cast.range, "not supported: converting a pointer to an integer");
+  else if (from.is_integer() && to.is_pointer())
+    error(cast.range, "not supported: converting an integer to a pointer");
+  else
+    error(cast.range, "cannot convert '" + from.to_string() + "' to '" + to.to_string() + "'");
+}
+
+void Sema::check_sizeof(ExprPtr& expr) {
+  auto& call = as<Call>(*expr);
+  uint64_t size = 0;
+  Expr& operand = *call.args[0];
+  const Symbol* symbol = operand.kind == ExprKind::NameRef ? lookup(as<NameRef>(operand).name) : nullptr;
+  if (symbol && symbol->variable && symbol->variable->is_array) {
+    size = uint64_t(symbol->variable->array_length) * symbol->variable->type.size();
+  } else {
+    check_expr(call.args[0]);
+    size = call.args[0]->type.size();
+  }
+  const SourceRange range = call.range;
+  expr = std::make_unique<Literal>(ExprKind::IntegerLiteral, range, size, Type::of(ScalarType::ULong));
+}
+
+void Sema::check_call(ExprPtr& expr) {
+  auto& call = as<Call>(*expr);
+  call.type = Type::of(ScalarType::Int);
+  if (call.callee == "sizeof" && call.args.size() == 1) return check_sizeof(expr);
+  if (const BuiltinInfo* info = find_builtin(call.callee)) {
+    if (m_in_predicate && info->category != BuiltinCategory::Math) {
+      error(call.callee_range, "only math functions can be called in an expectation");
+      return;
+    }
+    return check_builtin_call(call, *info);
+  }
+  for (ExprPtr& arg : call.args) check_expr(arg);
+  if (m_in_predicate) {
+    error(call.callee_range, "only math functions can be called in an expectation");
+    return;
+  }
+  auto it = m_functions.find(call.callee);
+  if (it != m_functions.end()) return check_function_call(call);
+  if (call.callee.rfind("cuda", 0) == 0)
+    error(call.callee_range, "not supported: host API '" + call.callee + "' in device code");
+  else
+    error(call.callee_range, "unknown function '" + call.callee + "'");
+}
+
+void Sema::check_function_call(Call& call) {
+  const FunctionDecl* function = m_functions.at(call.callee);
+  call.type = unqualified(function->return_type);
+  if (function->space == FunctionSpace::Global) {
+    error(call.callee_range, "not supported: launching a kernel from device code ('" + call.callee + "')");
+    return;
+  }
+  size_t required = 0;
+  for (const VarDeclPtr& param : function->params)
+    if (!param->initializer) ++required;
+  const size_t given = call.args.size(), total = function->params.size();
+  if (given < required || given > total) {
+    const std::string expected = required == total ? std::to_string(total)
+                                                   : std::to_string(required) + " to " + std::to_string(total);
+    error(call.range, "function '" + call.callee + "' takes " + expected + " argument" +
+                          (total == 1 && required == total ? "" : "s") + ", but " + std::to_string(given) +
+                          (given == 1 ? " was" : " were") + " given");
+    return;
+  }
+  for (size_t i = 0; i < given; ++i)
+    convert(call.args[i], unqualified(function->params[i]->type),
+            "in argument " + std::to_string(i + 1) + " of '" + call.callee + "'");
+  if (!function->body && !function->definition) {
+    error(call.callee_range, "function '" + call.callee + "' is declared but never defined");
+    return;
+  }
+  call.function = function->body ? function : function->definition;
+}
+
+} // namespace fencelab

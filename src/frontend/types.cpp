@@ -1,0 +1,200 @@
+// Types of the kernel language and the canonical word representation (see types.h).
+#include "fencelab/frontend/types.h"
+
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <fmt/format.h>
+
+namespace fencelab {
+
+namespace {
+
+struct ScalarInfo {
+  const char* spelling;
+  uint32_t size;
+  bool is_integer;
+  bool is_signed;
+};
+
+constexpr ScalarInfo kScalarInfo[] = {
+#define X(name, spelling, size, is_integer, is_signed) {spelling, size, is_integer, is_signed},
+    FENCELAB_SCALAR_TYPES(X)
+#undef X
+};
+
+const ScalarInfo& info(ScalarType scalar) { return kScalarInfo[static_cast<size_t>(scalar)]; }
+
+float float_from_word(Word w) { return std::bit_cast<float>(static_cast<uint32_t>(w)); }
+Word word_from_float(float f) { return std::bit_cast<uint32_t>(f); }
+double double_from_word(Word w) { return std::bit_cast<double>(w); }
+Word word_from_double_bits(double d) { return std::bit_cast<uint64_t>(d); }
+
+/** Truncates an integer to `size` bytes and sign- or zero-extends it back to 64 bits. */
+Word extend_integer(uint64_t raw, uint32_t size, bool is_signed) {
+  if (size >= 8) return raw;
+  const unsigned bits = size * 8;
+  const uint64_t mask = (uint64_t{1} << bits) - 1;
+  uint64_t value = raw & mask;
+  if (is_signed && (value >> (bits - 1)) != 0) value |= ~mask;
+  return value;
+}
+
+/**
+ * Floating to integer conversion. C++ [conv.fpint] makes out-of-range values undefined; we
+ * saturate as the PTX `cvt.rzi` instruction does (PTX ISA 9.7.9.21), and NaN becomes 0.
+ */
+uint64_t integer_from_floating(double value, const Type& to) {
+  if (std::isnan(value)) return 0;
+  const uint32_t size = to.size();
+  if (to.scalar == ScalarType::Bool) return value != 0.0 ? 1 : 0;
+  if (to.is_signed()) {
+    const int bits = int(size * 8);
+    const double limit = std::ldexp(1.0, bits - 1);
+    const int64_t max = bits >= 64 ? INT64_MAX : (int64_t{1} << (bits - 1)) - 1;
+    const int64_t min = bits >= 64 ? INT64_MIN : -(int64_t{1} << (bits - 1));
+    if (value >= limit) return extend_integer(uint64_t(max), size, true);
+    if (value < -limit) return extend_integer(uint64_t(min), size, true);
+    return extend_integer(uint64_t(int64_t(std::trunc(value))), size, true);
+  }
+  const double max = std::ldexp(1.0, int(size * 8));
+  if (value <= 0.0) return 0;
+  if (value >= max) return size >= 8 ? UINT64_MAX : (uint64_t{1} << (size * 8)) - 1;
+  return uint64_t(std::trunc(value));
+}
+
+} // namespace
+
+const char* scalar_spelling(ScalarType scalar) { return info(scalar).spelling; }
+uint32_t scalar_size(ScalarType scalar) { return info(scalar).size; }
+bool scalar_is_integer(ScalarType scalar) { return info(scalar).is_integer; }
+bool scalar_is_signed(ScalarType scalar) { return info(scalar).is_signed; }
+
+Type Type::pointer_to(Type pointee) {
+  Type t = pointee;
+  t.pointer_depth = static_cast<uint8_t>(pointee.pointer_depth + 1);
+  t.pointee_volatile = pointee.is_volatile;
+  t.pointee_const = pointee.is_const;
+  t.is_volatile = false;
+  t.is_const = false;
+  return t;
+}
+
+Type Type::pointee() const {
+  Type t = *this;
+  if (pointer_depth > 0) t.pointer_depth = static_cast<uint8_t>(pointer_depth - 1);
+  t.is_volatile = pointee_volatile;
+  t.is_const = pointee_const;
+  if (t.pointer_depth == 0) {
+    t.pointee_volatile = false;
+    t.pointee_const = false;
+  }
+  return t;
+}
+
+bool Type::is_integer() const { return !is_pointer() && scalar_is_integer(scalar); }
+bool Type::is_floating() const {
+  return !is_pointer() && (scalar == ScalarType::Float || scalar == ScalarType::Double);
+}
+bool Type::is_signed() const { return !is_pointer() && scalar_is_signed(scalar); }
+uint32_t Type::size() const { return is_pointer() ? 8 : scalar_size(scalar); }
+
+bool Type::same_unqualified(const Type& other) const {
+  if (scalar != other.scalar || pointer_depth != other.pointer_depth) return false;
+  return pointer_depth == 0 ||
+         (pointee_volatile == other.pointee_volatile && pointee_const == other.pointee_const);
+}
+
+std::string Type::to_string() const {
+  std::string out;
+  const bool qualified_pointee = pointer_depth > 0;
+  if (qualified_pointee ? pointee_const : is_const) out += "const ";
+  if (qualified_pointee ? pointee_volatile : is_volatile) out += "volatile ";
+  out += scalar_spelling(scalar);
+  for (int i = 0; i < pointer_depth; ++i) out += '*';
+  if (qualified_pointee && is_const) out += " const";
+  if (qualified_pointee && is_volatile) out += " volatile";
+  return out;
+}
+
+Word canonical_word(Word raw, const Type& type) {
+  if (type.is_pointer()) return raw;
+  switch (type.scalar) {
+  case ScalarType::Void: return 0;
+  case ScalarType::Bool: return raw != 0 ? 1 : 0;
+  case ScalarType::Float: return raw & 0xffffffffu;
+  case ScalarType::Double: return raw;
+  default: return extend_integer(raw, type.size(), type.is_signed());
+  }
+}
+
+Word reinterpret_word(Word value, const Type& from, const Type& to) {
+  if (from.same_unqualified(to)) return value;
+  const uint32_t size = from.size() < to.size() ? from.size() : to.size();
+  const Word raw = size >= 8 ? value : value & ((Word{1} << (size * 8)) - 1);
+  return canonical_word(raw, to);
+}
+
+Word convert_word(Word value, const Type& from, const Type& to) {
+  if (to.is_pointer() || from.is_pointer()) {
+    // Pointer <-> pointer keeps the bits; integer <-> pointer keeps the bits (only null, 0, is
+    // meaningful to the machine). Pointer to bool tests for null.
+    if (!to.is_pointer() && to.scalar == ScalarType::Bool) return value != 0 ? 1 : 0;
+    return to.is_pointer() ? value : canonical_word(value, to);
+  }
+  if (to.scalar == ScalarType::Void) return 0;
+  if (from.is_floating()) {
+    const double v =
+        from.scalar == ScalarType::Float ? double(float_from_word(value)) : double_from_word(value);
+    if (to.scalar == ScalarType::Float) return word_from_float(float(v));
+    if (to.scalar == ScalarType::Double) return word_from_double_bits(v);
+    return integer_from_floating(v, to);
+  }
+  // From an integer (canonical: sign- or zero-extended to 64 bits).
+  if (to.scalar == ScalarType::Bool) return value != 0 ? 1 : 0;
+  if (to.is_floating()) {
+    const double v = from.is_signed() ? double(int64_t(value)) : double(value);
+    if (to.scalar == ScalarType::Float) {
+      // Convert directly from the 64-bit integer to float to round once, not twice.
+      const float f = from.is_signed() ? float(int64_t(value)) : float(value);
+      return word_from_float(f);
+    }
+    return word_from_double_bits(v);
+  }
+  return extend_integer(value, to.size(), to.is_signed());
+}
+
+Word word_from_int(int64_t value, const Type& type) {
+  return convert_word(static_cast<Word>(value), Type::of(ScalarType::LongLong), type);
+}
+
+Word word_from_double(double value, const Type& type) {
+  return convert_word(word_from_double_bits(value), Type::of(ScalarType::Double), type);
+}
+
+int64_t word_to_int(Word value, const Type& type) {
+  return static_cast<int64_t>(convert_word(value, type, Type::of(ScalarType::LongLong)));
+}
+
+double word_to_double(Word value, const Type& type) {
+  return double_from_word(convert_word(value, type, Type::of(ScalarType::Double)));
+}
+
+bool word_is_true(Word value, const Type& type) {
+  if (type.is_floating()) return word_to_double(value, type) != 0.0;
+  return value != 0;
+}
+
+std::string format_word(Word value, const Type& type) {
+  if (type.is_pointer()) return value == 0 ? "nullptr" : fmt::format("0x{:x}", value);
+  switch (type.scalar) {
+  case ScalarType::Bool: return value ? "true" : "false";
+  case ScalarType::Float: return fmt::format("{}", float_from_word(value));
+  case ScalarType::Double: return fmt::format("{}", double_from_word(value));
+  default:
+    if (type.is_signed()) return fmt::format("{}", int64_t(value));
+    return fmt::format("{}", uint64_t(value));
+  }
+}
+
+} // namespace fencelab

@@ -1,0 +1,214 @@
+// Builtin functions: math, bit casts, fences, barriers, atomics, printf (builtins.def).
+#include "fencelab/machine/atomic_update.h"
+#include "machine_impl.h"
+
+#include <bit>
+#include <cmath>
+#include <cstdio>
+#include <fmt/format.h>
+
+namespace fencelab {
+
+namespace {
+
+double as_double(Word w, const Type& t) { return word_to_double(w, t); }
+
+/** A math builtin applied to already-converted arguments; the result has `result`. */
+Word math(Builtin b, const std::vector<Word>& a, const std::vector<Type>& at, const Type& result) {
+  auto d = [&](size_t i) { return as_double(a[i], at[i]); };
+  auto real = [&result](double v) { return word_from_double(v, result); };
+  auto single = [&result](float v) { return word_from_double(double(v), result); };
+  auto f = [&](size_t i) { return float(d(i)); };
+  const uint64_t u0 = a.empty() ? 0 : a[0];
+  const uint32_t w0 = static_cast<uint32_t>(u0);
+  switch (b) {
+  case Builtin::Sin: return real(std::sin(d(0)));
+  case Builtin::Sinf: return single(std::sin(f(0)));
+  case Builtin::Cos: return real(std::cos(d(0)));
+  case Builtin::Cosf: return single(std::cos(f(0)));
+  case Builtin::Tan: return real(std::tan(d(0)));
+  case Builtin::Tanf: return single(std::tan(f(0)));
+  case Builtin::Exp: return real(std::exp(d(0)));
+  case Builtin::Expf: return single(std::exp(f(0)));
+  case Builtin::Log: return real(std::log(d(0)));
+  case Builtin::Logf: return single(std::log(f(0)));
+  case Builtin::Sqrt: return real(std::sqrt(d(0)));
+  case Builtin::Sqrtf: return single(std::sqrt(f(0)));
+  case Builtin::Pow: return real(std::pow(d(0), d(1)));
+  case Builtin::Powf: return single(std::pow(f(0), f(1)));
+  case Builtin::Fabs: return real(std::fabs(d(0)));
+  case Builtin::Fabsf: return single(std::fabs(f(0)));
+  case Builtin::Floor: return real(std::floor(d(0)));
+  case Builtin::Floorf: return single(std::floor(f(0)));
+  case Builtin::Ceil: return real(std::ceil(d(0)));
+  case Builtin::Ceilf: return single(std::ceil(f(0)));
+  case Builtin::Fmax: return real(std::fmax(d(0), d(1)));
+  case Builtin::Fmaxf: return single(std::fmax(f(0), f(1)));
+  case Builtin::Fmin: return real(std::fmin(d(0), d(1)));
+  case Builtin::Fminf: return single(std::fmin(f(0), f(1)));
+  case Builtin::Abs:
+    if (result.is_floating()) return real(std::fabs(d(0)));
+    return word_from_int(std::llabs(word_to_int(a[0], at[0])), result);
+  case Builtin::Min:
+  case Builtin::Max: {
+    // Operands were converted to a common type by sema.
+    const bool less = result.is_floating() ? d(0) < d(1)
+                      : result.is_signed() ? int64_t(a[0]) < int64_t(a[1])
+                                           : a[0] < a[1];
+    return (b == Builtin::Min) == less ? a[0] : a[1];
+  }
+  case Builtin::Popc: return word_from_int(std::popcount(w0), result);
+  case Builtin::Popcll: return word_from_int(std::popcount(u0), result);
+  // __ffs: position of the least significant set bit, 1-based; 0 when none.
+  case Builtin::Ffs: return word_from_int(w0 == 0 ? 0 : std::countr_zero(w0) + 1, result);
+  case Builtin::Ffsll: return word_from_int(u0 == 0 ? 0 : std::countr_zero(u0) + 1, result);
+  case Builtin::Clz: return word_from_int(std::countl_zero(w0), result);
+  case Builtin::Clzll: return word_from_int(std::countl_zero(u0), result);
+  case Builtin::Brev: {
+    uint32_t v = w0, r = 0;
+    for (int i = 0; i < 32; ++i, v >>= 1) r = (r << 1) | (v & 1);
+    return word_from_int(r, result);
+  }
+  default: return 0;
+  }
+}
+
+/** printf's conversions rebuilt one at a time with the C library's formatter. */
+std::string format_printf(const std::string& format, const std::vector<const Expr*>& arg_exprs,
+                          const std::vector<Word>& args) {
+  std::string out;
+  size_t next = 0;
+  for (size_t i = 0; i < format.size(); ++i) {
+    if (format[i] != '%') {
+      out += format[i];
+      continue;
+    }
+    if (i + 1 < format.size() && format[i + 1] == '%') {
+      out += '%';
+      ++i;
+      continue;
+    }
+    size_t j = i + 1;
+    std::string spec = "%";
+    while (j < format.size() && std::string_view("-+ #0123456789.*").find(format[j]) != std::string_view::npos)
+      spec += format[j++];
+    while (j < format.size() && std::string_view("hlLzjt").find(format[j]) != std::string_view::npos) ++j;
+    if (j >= format.size()) break;
+    const char conversion = format[j];
+    i = j;
+    if (next >= args.size()) {
+      out += "<missing argument>";
+      continue;
+    }
+    const Expr& e = *arg_exprs[next];
+    const Word w = args[next++];
+    char buffer[512];
+    switch (conversion) {
+    case 'd':
+    case 'i':
+      std::snprintf(buffer, sizeof buffer, (spec + "lld").c_str(), (long long)word_to_int(w, e.type));
+      break;
+    case 'u':
+    case 'x':
+    case 'X':
+    case 'o':
+      std::snprintf(buffer, sizeof buffer, (spec + "ll" + conversion).c_str(),
+                    (unsigned long long)convert_word(w, e.type, Type::of(ScalarType::ULongLong)));
+      break;
+    case 'c': std::snprintf(buffer, sizeof buffer, (spec + "c").c_str(), int(word_to_int(w, e.type))); break;
+    case 's':
+      std::snprintf(buffer, sizeof buffer, (spec + "s").c_str(),
+                    e.kind == ExprKind::StringLiteral ? as<StringLiteral>(e).value.c_str() : "<string>");
+      break;
+    case 'p': std::snprintf(buffer, sizeof buffer, "0x%llx", (unsigned long long)w); break;
+    default:
+      std::snprintf(buffer, sizeof buffer, (spec + conversion).c_str(), word_to_double(w, e.type));
+      break;
+    }
+    out += buffer;
+  }
+  return out;
+}
+
+} // namespace
+
+Word Machine::Impl::call_builtin(SimThread& thread, const Call& call) {
+  const Builtin builtin = *call.builtin;
+  const BuiltinInfo& info = builtin_info(builtin);
+  std::vector<Word> args;
+  args.reserve(call.args.size());
+  for (const ExprPtr& arg : call.args) args.push_back(eval(thread, *arg));
+
+  switch (info.category) {
+  case BuiltinCategory::Math: {
+    std::vector<Type> types;
+    for (const ExprPtr& arg : call.args) types.push_back(arg->type);
+    return math(builtin, args, types, call.type);
+  }
+  case BuiltinCategory::Bits: return reinterpret_word(args[0], call.args[0]->type, call.type);
+  case BuiltinCategory::Fence: {
+    // Programming Guide 10.5: __threadfence_block / __threadfence / __threadfence_system.
+    const Scope scope = builtin == Builtin::ThreadfenceBlock ? Scope::Block
+                        : builtin == Builtin::Threadfence    ? Scope::Device
+                                                             : Scope::System;
+    before_visible_event(thread, EventKind::Fence, call.range);
+    model->fence(thread.ref, scope);
+    if (observing()) {
+      Event e;
+      e.kind = EventKind::Fence;
+      e.thread = thread.ref.id;
+      e.range = call.range;
+      e.scope = scope;
+      emit(std::move(e));
+    }
+    return 0;
+  }
+  case BuiltinCategory::Barrier:
+    thread.barrier_kind = builtin;
+    thread.barrier_predicate = !args.empty() && word_is_true(args[0], call.args[0]->type);
+    arrive_at_barrier(thread, call.range);
+    return thread.barrier_result;
+  case BuiltinCategory::Atomic: {
+    const AtomicBuiltin atomic_kind = *atomic_builtin(builtin);
+    AtomicUpdate update;
+    update.op = atomic_kind.op;
+    update.type = call.args[0]->type.pointee();
+    update.type.is_volatile = false;
+    update.type.is_const = false;
+    update.storage_type = update.type;
+    if (atomic_kind.op == AtomicOp::CAS) {
+      update.compare = args[1];
+      update.operand = args[2];
+    } else {
+      update.operand = args[1];
+    }
+    return atomic(thread, args[0], update, atomic_kind.scope, call.range);
+  }
+  case BuiltinCategory::Warp:
+    fault(thread, call.range,
+          fmt::format("not supported yet: warp operation '{}' (warp operations arrive with warp support)",
+                      info.spelling));
+  case BuiltinCategory::Io: {
+    std::vector<const Expr*> arg_exprs;
+    for (size_t i = 1; i < call.args.size(); ++i) arg_exprs.push_back(call.args[i].get());
+    std::vector<Word> values(args.begin() + 1, args.end());
+    const std::string format =
+        call.args[0]->kind == ExprKind::StringLiteral ? as<StringLiteral>(*call.args[0]).value : "";
+    std::string text = format_printf(format, arg_exprs, values);
+    if (observing()) {
+      Event e;
+      e.kind = EventKind::Print;
+      e.thread = thread.ref.id;
+      e.range = call.range;
+      e.text = text;
+      emit(std::move(e));
+    }
+    output.push_back(std::move(text));
+    return 0;
+  }
+  case BuiltinCategory::Misc: fault(thread, call.range, "__trap() called: the kernel aborted");
+  }
+  return 0;
+}
+
+} // namespace fencelab

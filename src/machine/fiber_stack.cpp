@@ -1,0 +1,142 @@
+#include "fiber_stack.h"
+
+#include <algorithm>
+#include <atomic>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <new>
+#include <sys/mman.h>
+#include <unistd.h>
+
+namespace fencelab {
+
+namespace {
+
+// Guard pages of every pool, for the fault handler. Written under a mutex (pools are created
+// and grown outside signal context); read by the handler without locking, which is safe
+// because entries are only appended to a fixed-capacity array.
+constexpr size_t kMaxGuardPages = 1 << 16;
+struct GuardPage {
+  std::atomic<uintptr_t> begin{0};
+  std::atomic<uintptr_t> end{0};
+};
+GuardPage g_guard_pages[kMaxGuardPages];
+std::atomic<size_t> g_guard_page_count{0};
+std::mutex g_guard_mutex;
+std::atomic<const ThreadId*> g_running_thread{nullptr};
+
+void register_guard_page(uintptr_t begin, uintptr_t end) {
+  std::lock_guard lock(g_guard_mutex);
+  const size_t n = g_guard_page_count.load();
+  if (n >= kMaxGuardPages) return; // overflow past this many stacks is still caught, unnamed
+  g_guard_pages[n].begin = begin;
+  g_guard_pages[n].end = end;
+  g_guard_page_count = n + 1;
+}
+
+bool is_guard_page_address(uintptr_t address) {
+  const size_t n = g_guard_page_count.load();
+  for (size_t i = 0; i < n; ++i)
+    if (address >= g_guard_pages[i].begin && address < g_guard_pages[i].end) return true;
+  return false;
+}
+
+void write_text(const char* text) {
+  ssize_t ignored = ::write(STDERR_FILENO, text, std::strlen(text));
+  (void)ignored;
+}
+
+void write_number(uint32_t value) {
+  char digits[16];
+  int n = 0;
+  do {
+    digits[n++] = char('0' + value % 10);
+    value /= 10;
+  } while (value != 0 && n < 15);
+  char out[16];
+  for (int i = 0; i < n; ++i) out[i] = digits[n - 1 - i];
+  out[n] = '\0';
+  write_text(out);
+}
+
+void on_segmentation_fault(int signal, siginfo_t* info, void*) {
+  if (info != nullptr && is_guard_page_address(reinterpret_cast<uintptr_t>(info->si_addr))) {
+    write_text("fencelab: internal error: stack overflow in simulated thread");
+    if (const ThreadId* t = g_running_thread.load()) {
+      write_text(" (");
+      write_number(t->block);
+      write_text(",");
+      write_number(t->warp);
+      write_text(",");
+      write_number(t->lane);
+      write_text(")");
+    }
+    write_text(": the kernel recurses too deeply for the fiber stack; raise --stack-size\n");
+    _exit(3);
+  }
+  // Not ours: restore the default action and let the fault happen again.
+  std::signal(signal, SIG_DFL);
+}
+
+} // namespace
+
+StackPool::StackPool(size_t stack_size) {
+  m_page_size = size_t(::sysconf(_SC_PAGESIZE));
+  const size_t minimum = 16 * m_page_size;
+  m_stack_size = std::max(minimum, (stack_size + m_page_size - 1) / m_page_size * m_page_size);
+}
+
+StackPool::~StackPool() {
+  for (const Region& region : m_regions) ::munmap(region.base, region.size);
+}
+
+boost::context::stack_context StackPool::allocate() {
+  char* top = nullptr;
+  if (!m_free_tops.empty()) {
+    top = m_free_tops.back();
+    m_free_tops.pop_back();
+  } else {
+    const size_t size = m_stack_size + m_page_size;
+    void* base = ::mmap(nullptr, size, PROT_READ | PROT_WRITE,
+                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (base == MAP_FAILED) throw std::bad_alloc();
+    ::mprotect(base, m_page_size, PROT_NONE);
+    char* bytes = static_cast<char*>(base);
+    m_regions.push_back({bytes, size});
+    register_guard_page(reinterpret_cast<uintptr_t>(bytes),
+                        reinterpret_cast<uintptr_t>(bytes + m_page_size));
+    top = bytes + size;
+  }
+  boost::context::stack_context stack;
+  stack.size = m_stack_size;
+  stack.sp = top; // Boost.Context stacks grow down from sp
+  return stack;
+}
+
+void StackPool::deallocate(boost::context::stack_context& stack) {
+  m_free_tops.push_back(static_cast<char*>(stack.sp));
+}
+
+void install_stack_overflow_handler() {
+#if !defined(FENCELAB_SANITIZED)
+  static std::once_flag once;
+  std::call_once(once, [] {
+    static char alternate_stack[64 * 1024];
+    stack_t ss{};
+    ss.ss_sp = alternate_stack;
+    ss.ss_size = sizeof(alternate_stack);
+    ::sigaltstack(&ss, nullptr);
+    struct sigaction action{};
+    action.sa_sigaction = on_segmentation_fault;
+    action.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    sigemptyset(&action.sa_mask);
+    ::sigaction(SIGSEGV, &action, nullptr);
+  });
+#endif
+}
+
+void set_running_thread(const ThreadId* thread) { g_running_thread.store(thread, std::memory_order_relaxed); }
+
+} // namespace fencelab

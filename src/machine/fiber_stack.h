@@ -1,0 +1,62 @@
+// Fixed-size fiber stacks with a guard page, pooled across executions.
+//
+// Each stack is one mmap'd region whose lowest page is PROT_NONE: a simulated thread that
+// overflows its stack faults on the guard page, and the fault handler reports the overflow
+// and the thread instead of corrupting a neighbour. Pages are committed lazily by the kernel,
+// so a large stack size costs address space, not memory.
+#pragma once
+
+#include "fencelab/machine/ids.h"
+
+#include <boost/context/stack_context.hpp>
+#include <cstddef>
+#include <vector>
+
+namespace fencelab {
+
+class StackPool {
+public:
+  explicit StackPool(size_t stack_size);
+  ~StackPool();
+  StackPool(const StackPool&) = delete;
+  StackPool& operator=(const StackPool&) = delete;
+
+  boost::context::stack_context allocate();
+  void deallocate(boost::context::stack_context& stack);
+
+  size_t stack_size() const { return m_stack_size; }
+  size_t stacks_created() const { return m_regions.size(); }
+
+private:
+  struct Region {
+    char* base;  ///< start of the mapping (the guard page)
+    size_t size; ///< guard page + usable stack
+  };
+  size_t m_stack_size; ///< usable bytes, a multiple of the page size
+  size_t m_page_size;
+  std::vector<Region> m_regions;
+  std::vector<char*> m_free_tops;
+};
+
+/** The allocator object Boost.Context's fiber constructor takes. */
+class PooledStackAllocator {
+public:
+  explicit PooledStackAllocator(StackPool& pool) : m_pool(&pool) {}
+  boost::context::stack_context allocate() { return m_pool->allocate(); }
+  void deallocate(boost::context::stack_context& stack) noexcept { m_pool->deallocate(stack); }
+
+private:
+  StackPool* m_pool;
+};
+
+/**
+ * Installs (once per process) a SIGSEGV handler on an alternate stack that recognises faults
+ * in any pool's guard page, prints "stack overflow in simulated thread ..." and exits with
+ * the internal-error code. Sanitized builds leave SIGSEGV to the sanitizer.
+ */
+void install_stack_overflow_handler();
+
+/** Tells the overflow handler which simulated thread is running (for its message). */
+void set_running_thread(const ThreadId* thread);
+
+} // namespace fencelab

@@ -1,0 +1,419 @@
+// Scheduling: blocks becoming resident, threads on fibers, barriers, the end of an execution.
+#include "machine_impl.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+namespace fencelab {
+
+namespace ctx = boost::context;
+
+std::string ThreadId::to_string() const { return fmt::format("({},{},{})", block, warp, lane); }
+
+const char* event_kind_name(EventKind kind) {
+  switch (kind) {
+#define X(name, spelling)                                                                          \
+  case EventKind::name: return spelling;
+    FENCELAB_EVENT_KINDS(X)
+#undef X
+  }
+  return "?";
+}
+
+const char* scope_name(Scope scope) {
+  switch (scope) {
+  case Scope::Block: return "block";
+  case Scope::Device: return "device";
+  case Scope::System: return "system";
+  }
+  return "?";
+}
+
+const char* choice_kind_name(ChoiceKind kind) {
+  switch (kind) {
+#define X(name, spelling)                                                                          \
+  case ChoiceKind::name: return spelling;
+    FENCELAB_CHOICE_KINDS(X)
+#undef X
+  }
+  return "?";
+}
+
+namespace {
+
+/** H100 residency (CUDA C++ Programming Guide, "Technical Specifications per Compute
+ *  Capability", compute capability 9.0): 132 SMs, 32 blocks and 2048 threads per SM. */
+uint32_t default_resident_blocks(uint64_t threads_per_block) {
+  constexpr uint64_t kSms = 132, kBlocksPerSm = 32, kThreadsPerSm = 2048;
+  const uint64_t per_sm = std::max<uint64_t>(1, std::min(kBlocksPerSm, kThreadsPerSm / std::max<uint64_t>(1, threads_per_block)));
+  return static_cast<uint32_t>(kSms * per_sm);
+}
+
+Dim3 unflatten(uint64_t index, const Dim3& shape) {
+  Dim3 d;
+  d.x = static_cast<uint32_t>(index % shape.x);
+  d.y = static_cast<uint32_t>((index / shape.x) % shape.y);
+  d.z = static_cast<uint32_t>(index / (uint64_t(shape.x) * shape.y));
+  return d;
+}
+
+} // namespace
+
+Machine::Impl::Impl(const Program& program, MachineOptions options)
+    : program(program), options(options),
+      layout(program), stacks(options.stack_size) {
+  threads_per_block = static_cast<uint32_t>(program.launch.block.total());
+  total_blocks = program.launch.grid.total();
+  const uint32_t limit = options.resident_blocks != 0 ? options.resident_blocks
+                                                       : default_resident_blocks(threads_per_block);
+  resident_limit = static_cast<uint32_t>(std::min<uint64_t>(limit, total_blocks));
+  for (uint32_t i = 0; i < program.observed.size(); ++i)
+    if (program.observed[i].kind == ObservedItem::Kind::Local)
+      observed_locals.emplace_back(program.observed[i].local, i);
+  install_stack_overflow_handler();
+}
+
+ExecutionResult Machine::Impl::run(MemoryModel& the_model, ChoiceSource& the_choices,
+                                   EventObserver* the_observer) {
+  model = &the_model;
+  choices = &the_choices;
+  observer = the_observer;
+  events = 0;
+  sequence = 0;
+  next_block = 0;
+  output.clear();
+  execution_fault.reset();
+  observed_values.assign(program.observed.size(), 0);
+  observed_present.assign(program.observed.size(), 0);
+  observed_writer.assign(program.observed.size(), ThreadId{});
+
+  model->begin_execution(*choices);
+  for (uint32_t id = 0; id < layout.object_count(); ++id)
+    if (program.memory_objects[id].space != MemorySpace::Shared)
+      model->init_instance(id, layout.initial_contents(id));
+
+  threads.clear();
+  threads.resize(size_t(resident_limit) * threads_per_block);
+  blocks.assign(resident_limit, ResidentBlock{});
+  admit_blocks();
+
+  ExecutionStatus status = ExecutionStatus::Completed;
+  std::string message;
+  std::vector<uint32_t> runnable;
+  while (!execution_fault) {
+    runnable.clear();
+    for (const ResidentBlock& block : blocks) {
+      if (!block.active) continue;
+      for (uint32_t slot : block.thread_slots)
+        if (threads[slot].status == ThreadStatus::AtEvent) runnable.push_back(slot);
+    }
+    const uint32_t model_steps = model->internal_step_count();
+    const uint32_t options_count = static_cast<uint32_t>(runnable.size()) + model_steps;
+    if (options_count == 0) {
+      if (!any_block_active() && next_block >= total_blocks) break; // every thread finished
+      status = ExecutionStatus::Deadlock;
+      message = deadlock_message();
+      break;
+    }
+    if (events >= options.max_steps) {
+      status = ExecutionStatus::StepLimit;
+      message = fmt::format("stopped after {} events (--max-steps): a thread may be spinning forever",
+                            options.max_steps);
+      break;
+    }
+    const uint32_t pick = options_count == 1 ? 0 : choices->choose(options_count, ChoiceKind::Schedule);
+    if (pick < runnable.size()) {
+      resume(threads[runnable[pick]]);
+    } else {
+      const uint32_t step = pick - static_cast<uint32_t>(runnable.size());
+      if (observing()) {
+        Event e;
+        e.kind = EventKind::ModelStep;
+        e.text = model->describe_internal_step(step);
+        emit(std::move(e));
+      }
+      model->internal_step(step);
+    }
+  }
+
+  ExecutionResult result;
+  result.events = events;
+  if (execution_fault) {
+    status = execution_fault->status;
+    message = execution_fault->message;
+    if (status == ExecutionStatus::RuntimeError) {
+      RuntimeErrorReport report;
+      report.diagnostic = Diagnostic{Severity::Error, execution_fault->range,
+                                     fmt::format("{} in thread {}", execution_fault->message,
+                                                 fault_thread.to_string())};
+      report.thread = fault_thread;
+      result.error = report;
+    }
+  }
+  // Destroying suspended fibers unwinds their stacks (Boost.Context forced_unwind).
+  for (SimThread& thread : threads) {
+    thread.fiber = {};
+    thread.scheduler = {};
+  }
+  set_running_thread(nullptr);
+
+  result.outcome.status = status;
+  result.outcome.message = message;
+  if (status == ExecutionStatus::Completed) {
+    model->finish_execution();
+    for (size_t i = 0; i < program.observed.size(); ++i) {
+      const ObservedItem& item = program.observed[i];
+      if (item.kind == ObservedItem::Kind::Memory) {
+        const MemoryObject& object = program.memory_objects[item.object_id];
+        const Word raw = model->final_value(Location{item.object_id, item.element_index});
+        observed_values[i] = convert_word(raw, object.element_type, item.type);
+        observed_present[i] = 1;
+      }
+    }
+    result.outcome.values = observed_values;
+    result.outcome.present = observed_present;
+  }
+  result.output = std::move(output);
+  return result;
+}
+
+bool Machine::Impl::any_block_active() const {
+  return std::any_of(blocks.begin(), blocks.end(), [](const ResidentBlock& b) { return b.active; });
+}
+
+void Machine::Impl::admit_blocks() {
+  for (uint32_t slot = 0; slot < blocks.size() && next_block < total_blocks && !execution_fault; ++slot)
+    if (!blocks[slot].active) admit_block(slot, next_block++);
+}
+
+void Machine::Impl::admit_block(uint32_t block_slot, uint64_t linear_block) {
+  ResidentBlock& block = blocks[block_slot];
+  block.active = true;
+  block.linear_index = static_cast<uint32_t>(linear_block);
+  block.live = threads_per_block;
+  block.arrived = 0;
+  block.thread_slots.resize(threads_per_block);
+  for (uint32_t shared_id : layout.shared_objects())
+    model->init_instance(layout.instance_of(shared_id, block_slot), layout.initial_contents(shared_id));
+  const Dim3 block_idx = unflatten(linear_block, program.launch.grid);
+  for (uint32_t t = 0; t < threads_per_block; ++t) {
+    const uint32_t slot = block_slot * threads_per_block + t;
+    block.thread_slots[t] = slot;
+    SimThread& thread = threads[slot];
+    thread.ref.slot = ThreadSlot{slot};
+    thread.ref.block_slot = block_slot;
+    thread.ref.id = ThreadId{block.linear_index, t / kWarpSize, t % kWarpSize};
+    thread.index_in_block = t;
+    thread.thread_idx = unflatten(t, program.launch.block);
+    thread.block_idx = block_idx;
+  }
+  // Each thread runs to its first visible event; that needs no scheduling decision.
+  for (uint32_t t = 0; t < threads_per_block && !execution_fault; ++t)
+    start_thread(threads[block.thread_slots[t]]);
+}
+
+void Machine::Impl::start_thread(SimThread& thread) {
+  thread.status = ThreadStatus::AtEvent;
+  thread.slots.clear();
+  thread.frames.clear();
+  thread.local_arrays.clear();
+  thread.local_steps = 0;
+  thread.fault.reset();
+  thread.fiber = ctx::fiber(std::allocator_arg, PooledStackAllocator(stacks),
+                            [this, &thread](ctx::fiber&& scheduler) {
+                              thread.scheduler = std::move(scheduler);
+                              thread_main(thread);
+                              return std::move(thread.scheduler);
+                            });
+  resume(thread);
+}
+
+void Machine::Impl::thread_main(SimThread& thread) {
+  try {
+    std::vector<Word> args;
+    args.reserve(program.arguments.size());
+    for (const KernelArgument& argument : program.arguments)
+      args.push_back(argument.buffer_object ? pointer_to_object(*argument.buffer_object) : argument.value);
+    call_function(thread, *program.launch.kernel, args);
+    thread.status = ThreadStatus::Done;
+  } catch (ThreadFault& fault) {
+    thread.fault = std::move(fault);
+    thread.status = ThreadStatus::Failed;
+  }
+}
+
+void Machine::Impl::resume(SimThread& thread) {
+  set_running_thread(&thread.ref.id);
+  thread.fiber = std::move(thread.fiber).resume();
+  after_resume(thread);
+}
+
+void Machine::Impl::after_resume(SimThread& thread) {
+  ResidentBlock& block = blocks[thread.ref.block_slot];
+  switch (thread.status) {
+  case ThreadStatus::AtEvent: return;
+  case ThreadStatus::Failed:
+    if (!execution_fault) {
+      execution_fault = thread.fault;
+      fault_thread = thread.ref.id;
+    }
+    return;
+  case ThreadStatus::AtBarrier:
+    ++block.arrived;
+    if (block.arrived == block.live) release_barrier(block);
+    return;
+  case ThreadStatus::Done:
+    if (observing()) {
+      Event e;
+      e.kind = EventKind::ThreadExit;
+      e.thread = thread.ref.id;
+      emit(std::move(e));
+    }
+    model->thread_exit(thread.ref);
+    --block.live;
+    if (block.live == 0) {
+      retire_block(block);
+    } else if (block.arrived > 0 && block.arrived == block.live) {
+      // The barrier checker (diagnostics issue) reports threads that exit while others wait
+      // at __syncthreads; the barrier itself counts only threads that have not exited, as
+      // bar.sync on current hardware does for exited warps.
+      release_barrier(block);
+    }
+    return;
+  }
+}
+
+void Machine::Impl::release_barrier(ResidentBlock& block) {
+  // __syncthreads: "waits until all threads in the thread block have reached this point and
+  // all global and shared memory accesses made by these threads prior to __syncthreads() are
+  // visible to all threads in the block" (Programming Guide 10.6). The model drains and joins.
+  std::vector<ThreadRef> participants;
+  Word count = 0;
+  for (uint32_t slot : block.thread_slots) {
+    SimThread& t = threads[slot];
+    if (t.status != ThreadStatus::AtBarrier) continue;
+    participants.push_back(t.ref);
+    count += t.barrier_predicate ? 1 : 0;
+  }
+  model->barrier(participants);
+  if (observing()) {
+    Event e;
+    e.kind = EventKind::BarrierRelease;
+    e.thread = threads[block.thread_slots[0]].ref.id;
+    e.text = fmt::format("{} threads of block {}", participants.size(), block.linear_index);
+    emit(std::move(e));
+  }
+  block.arrived = 0;
+  // __syncthreads_count returns how many threads' predicate was non-zero; _and whether all
+  // were; _or whether any was (Programming Guide 10.6).
+  const Word total = participants.size();
+  for (const ThreadRef& ref : participants) {
+    SimThread& t = threads[ref.slot.value];
+    switch (t.barrier_kind) {
+    case Builtin::SyncthreadsCount: t.barrier_result = count; break;
+    case Builtin::SyncthreadsAnd: t.barrier_result = count == total ? 1 : 0; break;
+    case Builtin::SyncthreadsOr: t.barrier_result = count > 0 ? 1 : 0; break;
+    default: t.barrier_result = 0; break;
+    }
+    t.status = ThreadStatus::AtEvent;
+  }
+  // Released threads run on to their next visible event (local work needs no decision).
+  for (const ThreadRef& ref : participants) {
+    if (execution_fault) return;
+    SimThread& t = threads[ref.slot.value];
+    if (t.status == ThreadStatus::AtEvent && t.pending.kind == EventKind::BarrierArrive) resume(t);
+  }
+}
+
+void Machine::Impl::retire_block(ResidentBlock& block) {
+  block.active = false;
+  for (uint32_t slot : block.thread_slots) threads[slot].fiber = {};
+  const uint32_t block_slot = static_cast<uint32_t>(&block - blocks.data());
+  if (next_block < total_blocks) admit_block(block_slot, next_block++);
+}
+
+std::string Machine::Impl::deadlock_message() const {
+  const SourceFile& file = *program.source;
+  std::string waiting;
+  size_t count = 0;
+  for (const ResidentBlock& block : blocks) {
+    if (!block.active) continue;
+    for (uint32_t slot : block.thread_slots) {
+      const SimThread& t = threads[slot];
+      if (t.status != ThreadStatus::AtBarrier) continue;
+      if (count++ < 4)
+        waiting += fmt::format("{}{} at line {}", waiting.empty() ? "" : ", ", t.ref.id.to_string(),
+                               file.position(t.pending.range.begin).line);
+    }
+  }
+  if (count > 4) waiting += fmt::format(" and {} more", count - 4);
+  return fmt::format("{} thread(s) wait at a barrier that can never complete: {}", count, waiting);
+}
+
+void Machine::Impl::before_visible_event(SimThread& thread, EventKind kind, SourceRange range) {
+  thread.pending = PendingEvent{kind, range};
+  thread.status = ThreadStatus::AtEvent;
+  thread.local_steps = 0;
+  thread.scheduler = std::move(thread.scheduler).resume();
+  ++events;
+}
+
+void Machine::Impl::arrive_at_barrier(SimThread& thread, SourceRange range) {
+  thread.pending = PendingEvent{EventKind::BarrierArrive, range};
+  thread.status = ThreadStatus::AtBarrier;
+  thread.local_steps = 0;
+  if (observing()) {
+    Event e;
+    e.kind = EventKind::BarrierArrive;
+    e.thread = thread.ref.id;
+    e.range = range;
+    emit(std::move(e));
+  }
+  thread.scheduler = std::move(thread.scheduler).resume();
+}
+
+void Machine::Impl::fault(SimThread& thread, SourceRange range, std::string message,
+                          ExecutionStatus status) {
+  if (observing()) {
+    Event e;
+    e.kind = EventKind::Error;
+    e.thread = thread.ref.id;
+    e.range = range;
+    e.text = message;
+    emit(std::move(e));
+  }
+  throw ThreadFault{status, range, std::move(message)};
+}
+
+void Machine::Impl::count_local_step(SimThread& thread, SourceRange range) {
+  if (++thread.local_steps > options.max_local_steps)
+    fault(thread, range,
+          fmt::format("ran {} statements without touching shared or global memory (an infinite "
+                      "loop?)", options.max_local_steps),
+          ExecutionStatus::StepLimit);
+}
+
+void Machine::Impl::emit(Event&& event) {
+  event.sequence = sequence++;
+  observer->on_event(event);
+}
+
+Word Machine::Impl::pointer_to_object(uint32_t object_id) const {
+  return PointerValue{PointerKind::Object, object_id, 0}.encode();
+}
+
+// ---------------------------------------------------------------------------------------------
+
+Machine::Machine(const Program& program, MachineOptions options)
+    : m_impl(std::make_unique<Impl>(program, options)) {}
+Machine::~Machine() = default;
+
+ExecutionResult Machine::run(MemoryModel& model, ChoiceSource& choices, EventObserver* observer) {
+  return m_impl->run(model, choices, observer);
+}
+
+const Program& Machine::program() const { return m_impl->program; }
+const MachineOptions& Machine::options() const { return m_impl->options; }
+uint32_t Machine::resident_block_limit() const { return m_impl->resident_limit; }
+
+} // namespace fencelab

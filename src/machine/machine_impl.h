@@ -1,0 +1,146 @@
+// The Machine's private state: threads on fibers, resident blocks, the scheduler loop.
+// Split across machine.cpp (scheduling, blocks), interpreter.cpp (statements, expressions),
+// memory_access.cpp (pointers, bounds, model calls) and builtin_calls.cpp (builtins).
+#pragma once
+
+#include "fencelab/machine/machine.h"
+#include "fencelab/machine/pointer.h"
+#include "fiber_stack.h"
+#include "memory_layout.h"
+
+#include <boost/context/fiber.hpp>
+#include <exception>
+#include <string>
+#include <vector>
+
+namespace fencelab {
+
+enum class ThreadStatus : uint8_t {
+  AtEvent,   ///< suspended just before a visible event; runnable
+  AtBarrier, ///< arrived at __syncthreads, waiting for its block
+  Done,      ///< returned from the kernel
+  Failed,    ///< stopped by a runtime error
+};
+
+/** Why a thread stopped before a visible event (for scheduling and for the deadlock report). */
+struct PendingEvent {
+  EventKind kind = EventKind::Load;
+  SourceRange range;
+};
+
+/** The signal a runtime error raises inside a thread's fiber; caught at the fiber's base. */
+struct ThreadFault {
+  ExecutionStatus status;
+  SourceRange range;
+  std::string message;
+};
+
+/** A thread-private array (a local variable of array type). */
+struct LocalArray {
+  Type element_type;
+  std::vector<Word> elements;
+};
+
+struct Frame {
+  const FunctionDecl* function = nullptr;
+  size_t base = 0; ///< index of slot 0 in SimThread::slots
+};
+
+struct SimThread {
+  ThreadRef ref;
+  Dim3 thread_idx, block_idx;
+  uint32_t index_in_block = 0;
+  ThreadStatus status = ThreadStatus::AtEvent;
+  PendingEvent pending;
+
+  boost::context::fiber fiber;     ///< the thread, while suspended
+  boost::context::fiber scheduler; ///< the scheduler, while the thread runs
+
+  std::vector<Word> slots;   ///< frames' slots, contiguous
+  std::vector<Frame> frames;
+  std::vector<LocalArray> local_arrays;
+  Word return_value = 0;
+  uint64_t local_steps = 0;
+
+  Builtin barrier_kind = Builtin::Syncthreads; ///< which form of __syncthreads it waits in
+  bool barrier_predicate = false; ///< the _count/_and/_or argument
+  Word barrier_result = 0;        ///< their result, set at release
+  std::optional<ThreadFault> fault;
+};
+
+struct ResidentBlock {
+  uint32_t linear_index = 0;
+  std::vector<uint32_t> thread_slots;
+  uint32_t live = 0;    ///< threads not Done
+  uint32_t arrived = 0; ///< threads at the barrier
+  bool active = false;
+};
+
+struct Machine::Impl {
+  const Program& program;
+  MachineOptions options;
+  MemoryLayout layout;
+  StackPool stacks;
+  uint32_t resident_limit = 1;
+  uint32_t threads_per_block = 1;
+  uint64_t total_blocks = 1;
+  std::vector<std::pair<const VarDecl*, uint32_t>> observed_locals; ///< (local, item index)
+
+  // Per execution.
+  MemoryModel* model = nullptr;
+  ChoiceSource* choices = nullptr;
+  EventObserver* observer = nullptr;
+  std::vector<SimThread> threads;     ///< indexed by ThreadSlot
+  std::vector<ResidentBlock> blocks;  ///< indexed by block slot
+  uint64_t next_block = 0;
+  uint64_t events = 0;
+  uint64_t sequence = 0;
+  std::vector<Word> observed_values;
+  std::vector<uint8_t> observed_present;
+  std::vector<ThreadId> observed_writer; ///< meaningful where observed_present is set
+  std::vector<std::string> output;
+  std::optional<ThreadFault> execution_fault;
+  ThreadId fault_thread;
+
+  Impl(const Program& program, MachineOptions options);
+
+  // machine.cpp
+  ExecutionResult run(MemoryModel& model, ChoiceSource& choices, EventObserver* observer);
+  void admit_blocks();
+  void admit_block(uint32_t block_slot, uint64_t linear_block);
+  void start_thread(SimThread& thread);
+  void resume(SimThread& thread);
+  void after_resume(SimThread& thread);
+  void release_barrier(ResidentBlock& block);
+  void retire_block(ResidentBlock& block);
+  bool any_block_active() const;
+  std::string deadlock_message() const;
+  void thread_main(SimThread& thread);
+
+  // Called from a thread's fiber.
+  /** Suspends the thread before a visible event until the scheduler picks it. */
+  void before_visible_event(SimThread& thread, EventKind kind, SourceRange range);
+  /** Arrives at a barrier and suspends until the block's barrier completes. */
+  void arrive_at_barrier(SimThread& thread, SourceRange range);
+  [[noreturn]] void fault(SimThread& thread, SourceRange range, std::string message,
+                          ExecutionStatus status = ExecutionStatus::RuntimeError);
+  void count_local_step(SimThread& thread, SourceRange range);
+  void emit(Event&& event);
+  bool observing() const { return observer != nullptr; }
+
+  // interpreter.cpp
+  Word call_function(SimThread& thread, const FunctionDecl& function, const std::vector<Word>& args);
+  Word eval(SimThread& thread, const Expr& expr);
+  void record_observed_local(SimThread& thread, const VarDecl& variable, Word value);
+
+  // memory_access.cpp
+  Word load(SimThread& thread, Word pointer, const Type& type, SourceRange range);
+  void store(SimThread& thread, Word pointer, const Type& type, Word value, SourceRange range);
+  Word atomic(SimThread& thread, Word pointer, const AtomicUpdate& update, Scope scope, SourceRange range);
+  Word pointer_to_object(uint32_t object_id) const;
+
+  // builtin_calls.cpp
+  Word call_builtin(SimThread& thread, const Call& call);
+};
+
+} // namespace fencelab

@@ -1,0 +1,155 @@
+// Memory accesses: decode the pointer, check it, suspend before the visible event, then ask
+// the model. Thread-private arrays and constant memory are not shared mutable state, so their
+// accesses are not visible events.
+#include "machine_impl.h"
+
+#include <fmt/format.h>
+
+namespace fencelab {
+
+namespace {
+
+/** Where an access lands, once checked. */
+struct ResolvedAccess {
+  LocalArray* local = nullptr;         ///< a thread-private array, or
+  const MemoryObject* object = nullptr; ///< a memory object ...
+  Location location;                    ///< ... and the element
+  uint32_t index = 0;
+  Type element_type;
+};
+
+const char* access_verb(EventKind kind) {
+  return kind == EventKind::Load ? "read" : kind == EventKind::Store ? "write" : "atomic";
+}
+
+AccessMode mode_of(const Type& type, const MemoryObject* object) {
+  if (type.is_volatile || (object != nullptr && object->is_volatile)) return AccessMode::Volatile;
+  return AccessMode::Plain;
+}
+
+} // namespace
+
+static ResolvedAccess resolve(Machine::Impl& m, SimThread& t, Word pointer, const Type& type,
+                              EventKind kind, SourceRange range) {
+  const PointerValue p = PointerValue::decode(pointer);
+  ResolvedAccess access;
+  uint32_t element_count = 0;
+  std::string name;
+  if (p.kind == PointerKind::Null) {
+    m.fault(t, range, fmt::format("{} through a null pointer", access_verb(kind)));
+  } else if (p.kind == PointerKind::LocalArray) {
+    if (p.object >= t.local_arrays.size()) m.fault(t, range, "access through a dangling pointer");
+    access.local = &t.local_arrays[p.object];
+    access.element_type = access.local->element_type;
+    element_count = static_cast<uint32_t>(access.local->elements.size());
+    name = "a local array";
+  } else {
+    if (p.object >= m.program.memory_objects.size()) m.fault(t, range, "access through an invalid pointer");
+    access.object = &m.program.memory_objects[p.object];
+    access.element_type = access.object->element_type;
+    element_count = access.object->element_count;
+    name = "'" + access.object->name + "'";
+  }
+  // A location is a naturally aligned element (DESIGN "Memory models"); accesses of another
+  // size would split or merge locations, which the models do not describe.
+  const uint32_t size = access.element_type.size();
+  if (type.size() != size)
+    m.fault(t, range, fmt::format("not supported: {}-byte {} of {}, whose elements are {}-byte {}",
+                                  type.size(), access_verb(kind), name, size,
+                                  access.element_type.to_string()));
+  // Programming Guide 5.3.2: device memory accesses must be naturally aligned.
+  if (p.offset % int64_t(size) != 0)
+    m.fault(t, range, fmt::format("misaligned {} of {} at byte offset {} ({}-byte elements)",
+                                  access_verb(kind), name, p.offset, size));
+  const int64_t index = p.offset / int64_t(size);
+  if (index < 0 || index >= int64_t(element_count))
+    m.fault(t, range, fmt::format("out-of-bounds {}: {}[{}], which has {} element{}",
+                                  access_verb(kind), name, index, element_count,
+                                  element_count == 1 ? "" : "s"));
+  access.index = static_cast<uint32_t>(index);
+  if (access.object != nullptr)
+    access.location = Location{m.layout.instance_of(p.object, t.ref.block_slot), access.index};
+  return access;
+}
+
+Word Machine::Impl::load(SimThread& thread, Word pointer, const Type& type, SourceRange range) {
+  const ResolvedAccess a = resolve(*this, thread, pointer, type, EventKind::Load, range);
+  if (a.local != nullptr) return reinterpret_word(a.local->elements[a.index], a.element_type, type);
+  if (a.object->space == MemorySpace::Constant)
+    return reinterpret_word(layout.initial_contents(a.location.instance)[a.index], a.element_type, type);
+  before_visible_event(thread, EventKind::Load, range);
+  const AccessMode mode = mode_of(type, a.object);
+  const Word raw = model->load(thread.ref, a.location, mode);
+  if (observing()) {
+    Event e;
+    e.kind = EventKind::Load;
+    e.thread = thread.ref.id;
+    e.range = range;
+    e.location = a.location;
+    e.location_name = layout.describe(a.location);
+    e.type = a.element_type;
+    e.value = raw;
+    e.mode = mode;
+    e.text = model->explain_last_load(thread.ref);
+    emit(std::move(e));
+  }
+  return reinterpret_word(raw, a.element_type, type);
+}
+
+void Machine::Impl::store(SimThread& thread, Word pointer, const Type& type, Word value,
+                          SourceRange range) {
+  const ResolvedAccess a = resolve(*this, thread, pointer, type, EventKind::Store, range);
+  const Word raw = reinterpret_word(value, type, a.element_type);
+  if (a.local != nullptr) {
+    a.local->elements[a.index] = raw;
+    return;
+  }
+  if (a.object->space == MemorySpace::Constant)
+    fault(thread, range, fmt::format("write to __constant__ variable '{}'", a.object->name));
+  before_visible_event(thread, EventKind::Store, range);
+  const AccessMode mode = mode_of(type, a.object);
+  model->store(thread.ref, a.location, raw, mode);
+  if (observing()) {
+    Event e;
+    e.kind = EventKind::Store;
+    e.thread = thread.ref.id;
+    e.range = range;
+    e.location = a.location;
+    e.location_name = layout.describe(a.location);
+    e.type = a.element_type;
+    e.value = raw;
+    e.mode = mode;
+    emit(std::move(e));
+  }
+}
+
+Word Machine::Impl::atomic(SimThread& thread, Word pointer, const AtomicUpdate& update, Scope scope,
+                           SourceRange range) {
+  const ResolvedAccess a = resolve(*this, thread, pointer, update.type, EventKind::Atomic, range);
+  if (a.local != nullptr)
+    fault(thread, range, "not supported: an atomic operation on a thread-local array");
+  if (a.object->space == MemorySpace::Constant)
+    fault(thread, range, fmt::format("atomic write to __constant__ variable '{}'", a.object->name));
+  AtomicUpdate stored = update;
+  stored.storage_type = a.element_type;
+  before_visible_event(thread, EventKind::Atomic, range);
+  const Word old = model->read_modify_write(thread.ref, a.location, scope, stored);
+  if (observing()) {
+    Event e;
+    e.kind = EventKind::Atomic;
+    e.thread = thread.ref.id;
+    e.range = range;
+    e.location = a.location;
+    e.location_name = layout.describe(a.location);
+    e.type = a.element_type;
+    e.old_value = old;
+    e.value = stored.apply(old);
+    e.mode = AccessMode::Atomic;
+    e.scope = scope;
+    e.atomic_op = update.op;
+    emit(std::move(e));
+  }
+  return reinterpret_word(old, a.element_type, update.type);
+}
+
+} // namespace fencelab

@@ -1,0 +1,30 @@
+// Sequential consistency (DESIGN "Memory models", sc): stores go straight to memory and loads
+// read the newest store, so only the interleaving of the threads' events varies
+// (Lamport 1979; the order every weaker model is compared against).
+#pragma once
+
+#include "fencelab/machine/memory_model.h"
+
+#include <vector>
+
+namespace fencelab {
+
+class ScModel final : public MemoryModel {
+public:
+  const char* name() const override { return "sc"; }
+  void begin_execution(ChoiceSource& choices) override;
+  void init_instance(uint32_t instance, std::span<const Word> initial) override;
+  Word load(const ThreadRef& t, Location location, AccessMode mode) override;
+  void store(const ThreadRef& t, Location location, Word value, AccessMode mode) override;
+  Word read_modify_write(const ThreadRef& t, Location location, Scope scope,
+                         const AtomicUpdate& update) override;
+  void fence(const ThreadRef& t, Scope scope) override {}
+  void barrier(std::span<const ThreadRef> participants) override {}
+  void thread_exit(const ThreadRef& t) override {}
+  Word final_value(Location location) const override;
+
+private:
+  std::vector<std::vector<Word>> m_memory; ///< per instance, per element: the one value
+};
+
+} // namespace fencelab

@@ -1,0 +1,146 @@
+// Lexer and preprocessor.
+#include "fencelab/frontend/lexer.h"
+#include "fencelab/frontend/parser.h"
+#include "fencelab/frontend/preprocessor.h"
+#include "frontend_helpers.h"
+
+#include <catch2/catch.hpp>
+
+using namespace fencelab;
+
+namespace {
+
+std::vector<Token> lex_all(const SourceFile& file, DiagnosticSink& sink) {
+  return lex(file, {0, uint32_t(file.text().size())}, sink).tokens;
+}
+
+std::string spellings(const std::vector<Token>& tokens) {
+  std::string out;
+  for (const Token& token : tokens) {
+    if (token.kind == TokenKind::EndOfFile) break;
+    if (!out.empty()) out += ' ';
+    out += token.text;
+  }
+  return out;
+}
+
+} // namespace
+
+TEST_CASE("lexer: tokens, longest punctuators and ranges", "[frontend][lexer]") {
+  SourceFile file("k.cu", "x <<= a->b >> 1; // comment\n/* block */ y++");
+  DiagnosticSink sink;
+  auto tokens = lex_all(file, sink);
+  REQUIRE_FALSE(sink.has_errors());
+  REQUIRE(spellings(tokens) == "x <<= a -> b >> 1 ; y ++");
+  CHECK(tokens[1].kind == TokenKind::LessLessEqual);
+  CHECK(tokens[3].kind == TokenKind::Arrow);
+  CHECK(tokens[7].range == SourceRange{40, 41}); // y
+  CHECK(tokens[7].at_line_start == false);      // the comment precedes it on its line
+  CHECK(tokens.back().kind == TokenKind::EndOfFile);
+}
+
+TEST_CASE("lexer: keywords and CUDA qualifiers", "[frontend][lexer]") {
+  SourceFile file("k.cu", "__global__ void __shared__ unsigned threadIdx");
+  DiagnosticSink sink;
+  auto tokens = lex_all(file, sink);
+  CHECK(tokens[0].kind == TokenKind::KwGlobal);
+  CHECK(tokens[1].kind == TokenKind::KwVoid);
+  CHECK(tokens[2].kind == TokenKind::KwShared);
+  CHECK(tokens[3].kind == TokenKind::KwUnsigned);
+  CHECK(tokens[4].kind == TokenKind::Identifier);
+}
+
+TEST_CASE("lexer: //@ lines are collected with their ranges", "[frontend][lexer]") {
+  SourceFile file("k.cu", "//@ launch grid=1\nint x; // plain\n  //@observe X\n");
+  DiagnosticSink sink;
+  LexResult result = lex(file, {0, uint32_t(file.text().size())}, sink);
+  REQUIRE(result.directive_lines.size() == 2);
+  CHECK(file.slice(result.directive_lines[0]) == " launch grid=1");
+  CHECK(file.slice(result.directive_lines[1]) == "observe X");
+  CHECK(spellings(result.tokens) == "int x ;");
+}
+
+TEST_CASE("lexer: literals", "[frontend][lexer]") {
+  SourceFile file("k.cu", "42 0x10u 7ll 1.5f 2.0 1e3 'a' \"s\\n\"");
+  DiagnosticSink sink;
+  auto tokens = lex_all(file, sink);
+  CHECK(tokens[0].kind == TokenKind::IntegerLiteral);
+  CHECK(tokens[1].kind == TokenKind::IntegerLiteral);
+  CHECK(tokens[3].kind == TokenKind::FloatLiteral);
+  CHECK(tokens[5].kind == TokenKind::FloatLiteral);
+  CHECK(tokens[6].kind == TokenKind::CharLiteral);
+  CHECK(tokens[7].kind == TokenKind::StringLiteral);
+
+  auto hex = decode_integer_literal("0x10u");
+  CHECK(hex.bits == 16);
+  CHECK(hex.type.scalar == ScalarType::UInt);
+  CHECK(decode_integer_literal("7ll").type.scalar == ScalarType::LongLong);
+  CHECK(decode_integer_literal("4000000000").type.scalar == ScalarType::Long);
+  CHECK(decode_integer_literal("0xFFFFFFFF").type.scalar == ScalarType::UInt);
+  CHECK(decode_integer_literal("1ull").type.scalar == ScalarType::ULongLong);
+  CHECK(decode_integer_literal("017").bits == 15);
+  CHECK_FALSE(decode_integer_literal("99999999999999999999").error.empty());
+  CHECK_FALSE(decode_integer_literal("12x").error.empty());
+  auto f = decode_float_literal("1.5f");
+  CHECK(f.type.scalar == ScalarType::Float);
+  CHECK(word_to_double(f.bits, f.type) == 1.5);
+  CHECK(decode_float_literal("1e3").type.scalar == ScalarType::Double);
+  CHECK(decode_char_literal("'\\n'").bits == '\n');
+  std::string error;
+  CHECK(decode_string_literal("\"a\\tb\\x41\"", error) == "a\tbA");
+  CHECK(error.empty());
+}
+
+TEST_CASE("lexer: unterminated comment and string are errors, not hangs", "[frontend][lexer]") {
+  SourceFile file("k.cu", "int x = \"abc\n/* never closed");
+  DiagnosticSink sink;
+  auto tokens = lex_all(file, sink);
+  REQUIRE(sink.error_count() == 2);
+  CHECK(sink.diagnostics()[0].message == "unterminated string literal");
+  CHECK(sink.diagnostics()[1].message == "unterminated comment");
+  CHECK(tokens.back().kind == TokenKind::EndOfFile);
+}
+
+TEST_CASE("preprocessor: object-like macros expand at the use", "[frontend][preprocessor]") {
+  SourceFile file("k.cu", "#include <cstdio>\n#define N 4\n#define M (N + 1)\nint a[M];\n#undef N\nN");
+  DiagnosticSink sink;
+  Preprocessor preprocessor(sink);
+  auto tokens = preprocessor.run(lex_all(file, sink));
+  REQUIRE_FALSE(sink.has_errors());
+  CHECK(spellings(tokens) == "int a [ ( 4 + 1 ) ] ; N");
+  // The expanded tokens point at the use of M.
+  const SourceRange use = tokens[3].range;
+  CHECK(file.slice(use) == "M");
+  CHECK(tokens[5].range == use);
+}
+
+TEST_CASE("preprocessor: conditionals", "[frontend][preprocessor]") {
+  SourceFile file("k.cu",
+                  "#define A\n#ifdef A\na\n#else\nb\n#endif\n#ifndef A\nc\n#endif\n#if 0\nd\n#else\ne\n#endif\n"
+                  "#if defined(B)\nf\n#endif\n#if 1\ng\n#endif\n");
+  DiagnosticSink sink;
+  Preprocessor preprocessor(sink);
+  auto tokens = preprocessor.run(lex_all(file, sink));
+  REQUIRE_FALSE(sink.has_errors());
+  CHECK(spellings(tokens) == "a e g");
+}
+
+TEST_CASE("preprocessor: function-like macros and bad conditionals are reported", "[frontend][preprocessor]") {
+  SourceFile file("k.cu", "#define SQ(x) ((x)*(x))\n#define SPACED (x)\n#ifdef A\n#elif B\n#endif\n#if 1\n");
+  DiagnosticSink sink;
+  Preprocessor preprocessor(sink);
+  auto tokens = preprocessor.run(lex_all(file, sink));
+  REQUIRE(sink.error_count() == 3);
+  CHECK(sink.diagnostics()[0].message == "not supported: function-like macro 'SQ'");
+  CHECK(sink.diagnostics()[1].message == "not supported: #elif (use nested #if/#else)");
+  CHECK(sink.diagnostics()[2].message == "unterminated conditional directive (missing #endif)");
+  CHECK(preprocessor.is_defined("SPACED"));
+}
+
+TEST_CASE("preprocessor: a self-referencing macro does not loop", "[frontend][preprocessor]") {
+  SourceFile file("k.cu", "#define A B\n#define B A\nA");
+  DiagnosticSink sink;
+  Preprocessor preprocessor(sink);
+  auto tokens = preprocessor.run(lex_all(file, sink));
+  CHECK(spellings(tokens) == "A");
+}

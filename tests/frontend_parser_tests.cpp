@@ -1,0 +1,191 @@
+// Parser: the AST built for the kernel-language subset.
+#include "fencelab/frontend/parser.h"
+#include "fencelab/frontend/preprocessor.h"
+#include "frontend_helpers.h"
+
+#include <catch2/catch.hpp>
+
+using namespace fencelab;
+
+namespace {
+
+struct Parsed {
+  std::unique_ptr<SourceFile> file;
+  DiagnosticSink sink;
+  TranslationUnit unit;
+};
+
+std::unique_ptr<Parsed> parse(const std::string& text) {
+  auto parsed = std::make_unique<Parsed>();
+  parsed->file = std::make_unique<SourceFile>("k.cu", text);
+  auto tokens = lex(*parsed->file, {0, uint32_t(text.size())}, parsed->sink).tokens;
+  Preprocessor preprocessor(parsed->sink);
+  Parser parser(preprocessor.run(tokens), parsed->sink);
+  parsed->unit = parser.parse_translation_unit();
+  return parsed;
+}
+
+/** Parses one expression and prints it fully parenthesised. */
+std::string show(const Expr& e) {
+  switch (e.kind) {
+  case ExprKind::IntegerLiteral: case ExprKind::FloatLiteral: case ExprKind::BoolLiteral:
+    return format_word(as<Literal>(e).bits, e.type);
+  case ExprKind::NameRef: return as<NameRef>(e).name;
+  case ExprKind::BuiltinVariable: {
+    const auto& b = as<BuiltinVariable>(e);
+    std::string s = builtin_variable_spelling(b.variable);
+    if (b.variable != BuiltinVariableKind::WarpSize) s += std::string(".") + char('x' + b.component);
+    return s;
+  }
+  case ExprKind::Unary: {
+    const auto& u = as<Unary>(e);
+    const bool post = u.op == UnaryOp::PostIncrement || u.op == UnaryOp::PostDecrement;
+    return post ? "(" + show(*u.operand) + unary_op_spelling(u.op) + ")"
+                : "(" + std::string(unary_op_spelling(u.op)) + show(*u.operand) + ")";
+  }
+  case ExprKind::Binary: {
+    const auto& b = as<Binary>(e);
+    return "(" + show(*b.lhs) + " " + binary_op_spelling(b.op) + " " + show(*b.rhs) + ")";
+  }
+  case ExprKind::Assign: {
+    const auto& a = as<Assign>(e);
+    return "(" + show(*a.lhs) + " " + (a.compound ? binary_op_spelling(*a.compound) : "") + "= " + show(*a.rhs) + ")";
+  }
+  case ExprKind::Conditional: {
+    const auto& c = as<Conditional>(e);
+    return "(" + show(*c.condition) + " ? " + show(*c.then_value) + " : " + show(*c.else_value) + ")";
+  }
+  case ExprKind::Call: {
+    const auto& c = as<Call>(e);
+    std::string s = c.callee + "(";
+    for (size_t i = 0; i < c.args.size(); ++i) s += (i ? ", " : "") + show(*c.args[i]);
+    return s + ")";
+  }
+  case ExprKind::Index: return show(*as<Index>(e).base) + "[" + show(*as<Index>(e).index) + "]";
+  case ExprKind::Cast: return "(" + e.type.to_string() + ")" + show(*as<Cast>(e).operand);
+  case ExprKind::StringLiteral: return "\"" + as<StringLiteral>(e).value + "\"";
+  case ExprKind::InitList: return "{...}";
+  }
+  return "?";
+}
+
+std::string expr(const std::string& text, DiagnosticSink* errors = nullptr) {
+  SourceFile file("k.cu", text);
+  DiagnosticSink sink;
+  auto tokens = lex(file, {0, uint32_t(text.size())}, sink).tokens;
+  Parser parser(tokens, sink);
+  ExprPtr e = parser.parse_expression();
+  if (errors) *errors = sink;
+  return show(*e);
+}
+
+} // namespace
+
+TEST_CASE("parser: C precedence and associativity", "[frontend][parser]") {
+  CHECK(expr("a + b * c") == "(a + (b * c))");
+  CHECK(expr("a - b - c") == "((a - b) - c)");
+  CHECK(expr("a = b = c") == "(a = (b = c))");
+  CHECK(expr("a || b && c | d ^ e & f == g < h << i + j") ==
+        "(a || (b && (c | (d ^ (e & (f == (g < (h << (i + j)))))))))");
+  CHECK(expr("c ? x : y ? 1 : 2") == "(c ? x : (y ? 1 : 2))");
+  CHECK(expr("a += b, c") == "((a += b) , c)");
+  CHECK(expr("-*p++") == "(-(*(p++)))");
+  CHECK(expr("!~--x") == "(!(~(--x)))");
+  CHECK(expr("a[i][j]") == "a[i][j]");
+}
+
+TEST_CASE("parser: casts, sizeof, builtin variables and calls", "[frontend][parser]") {
+  CHECK(expr("(float)x") == "(float)x");
+  CHECK(expr("(unsigned int*)p") == "(unsigned int*)p");
+  CHECK(expr("float(x) + int(y)") == "((float)x + (int)y)");
+  CHECK(expr("static_cast<double>(x)") == "(double)x");
+  CHECK(expr("reinterpret_cast<volatile int*>(p)") == "(volatile int*)p");
+  CHECK(expr("sizeof(int)") == "4");
+  CHECK(expr("sizeof(double*)") == "8");
+  CHECK(expr("sizeof x") == "sizeof(x)");
+  CHECK(expr("threadIdx.x + blockIdx.y * blockDim.z + warpSize") ==
+        "((threadIdx.x + (blockIdx.y * blockDim.z)) + warpSize)");
+  CHECK(expr("atomicAdd(&x, 1)") == "atomicAdd((&x), 1)");
+  CHECK(expr("printf(\"a\" \"b\", 1)") == "printf(\"ab\", 1)");
+  CHECK(expr("(x)") == "x");
+}
+
+TEST_CASE("parser: declarations and functions", "[frontend][parser]") {
+  auto parsed = parse(R"(
+__device__ int X = 1, Y[4] = {1, 2};
+__shared__ volatile float S[32];
+__constant__ unsigned long long C;
+const int N = 8;
+template <int B>
+__global__ void kernel(int* out, volatile unsigned* flag, int n = 3) {
+  __shared__ int tile[B];
+  for (int i = 0; i < n; ++i) { out[i] = tile[i]; }
+  switch (n) { case 1: break; default: return; }
+  do { n--; } while (n > 0);
+}
+__device__ __forceinline__ int helper(int a);
+__host__ __device__ int both(int a) { return a; }
+)");
+  REQUIRE(parsed->sink.diagnostics().empty());
+  const TranslationUnit& unit = parsed->unit;
+  REQUIRE(unit.globals.size() == 5);
+  CHECK(unit.globals[0]->storage == StorageKind::Global);
+  CHECK(unit.globals[1]->array_extents.size() == 1);
+  CHECK(unit.globals[1]->initializer->kind == ExprKind::InitList);
+  CHECK(unit.globals[2]->storage == StorageKind::Shared);
+  CHECK(unit.globals[2]->type.is_volatile);
+  CHECK(unit.globals[3]->storage == StorageKind::Constant);
+  CHECK(unit.globals[3]->type.scalar == ScalarType::ULongLong);
+  CHECK(unit.globals[4]->storage == StorageKind::Constant);
+  REQUIRE(unit.functions.size() == 3);
+  const FunctionDecl& kernel = *unit.functions[0];
+  CHECK(kernel.space == FunctionSpace::Global);
+  REQUIRE(kernel.template_params.size() == 1);
+  CHECK(kernel.template_params[0].name == "B");
+  REQUIRE(kernel.params.size() == 3);
+  CHECK(kernel.params[1]->type.to_string() == "volatile unsigned int*");
+  CHECK(kernel.params[2]->initializer != nullptr);
+  CHECK(kernel.body->body.size() == 4);
+  CHECK(unit.functions[1]->body == nullptr);
+  CHECK(unit.functions[2]->space == FunctionSpace::HostDevice);
+}
+
+TEST_CASE("parser: unsupported constructs are named, and parsing goes on", "[frontend][parser]") {
+  auto parsed = parse(R"(
+struct P { int x; };
+int main() { cudaMalloc(0, 4); return 0; }
+__device__ int a[2][3];
+extern __shared__ int dyn[];
+__device__ void f() {
+  goto out;
+  auto l = [](){};
+  int* p = new int;
+  int x = 1;
+}
+)");
+  std::vector<std::string> messages;
+  for (const Diagnostic& d : parsed->sink.diagnostics()) messages.push_back(d.message);
+  REQUIRE(messages.size() == 7);
+  CHECK(messages[0] == "not supported: structs and classes");
+  CHECK(messages[1] == "not supported: host code (function 'main' is neither __global__ nor __device__)");
+  CHECK(messages[2] == "not supported: multi-dimensional arrays");
+  CHECK(messages[3] == "not supported: dynamic extern __shared__ arrays (give the array a size)");
+  CHECK(messages[4] == "not supported: goto");
+  CHECK(messages[5] == "not supported: 'auto' (write the type)");
+  CHECK(messages[6] == "not supported: 'new' (dynamic allocation)");
+  // Parsing continued past the errors: f exists and its last declaration was parsed.
+  REQUIRE(parsed->unit.functions.size() == 1);
+  CHECK(parsed->unit.functions[0]->body->body.back()->kind == StmtKind::Declaration);
+}
+
+TEST_CASE("parser: deep nesting is an error, not a stack overflow", "[frontend][parser]") {
+  std::string deep(100000, '(');
+  DiagnosticSink sink;
+  expr(deep + "1", &sink);
+  REQUIRE(sink.has_errors());
+  CHECK(sink.diagnostics()[0].message == "nesting too deep (more than 200 levels)");
+
+  std::string blocks = "__device__ void f() " + std::string(5000, '{') + std::string(5000, '}');
+  auto parsed = parse(blocks);
+  CHECK(parsed->sink.has_errors());
+}
