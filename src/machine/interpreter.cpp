@@ -30,7 +30,7 @@ public:
 
   Word eval(const Expr& e);
   Flow exec(const Stmt& s);
-  Word call(const FunctionDecl& function, const std::vector<Word>& args);
+  Word call(const FunctionDecl& function, const std::vector<Word>& args, const Call* call_site);
 
 private:
   Machine::Impl& m;
@@ -249,7 +249,7 @@ Word Interpreter::eval(const Expr& e) {
     std::vector<Word> args;
     args.reserve(c.args.size());
     for (const ExprPtr& arg : c.args) args.push_back(eval(*arg));
-    return call(*c.function, args);
+    return call(*c.function, args, &c);
   }
   case ExprKind::Index: {
     const LValue lv = lvalue(e);
@@ -372,13 +372,14 @@ Flow Interpreter::exec(const Stmt& s) {
   return Flow::Normal;
 }
 
-Word Interpreter::call(const FunctionDecl& declared, const std::vector<Word>& args) {
+Word Interpreter::call(const FunctionDecl& declared, const std::vector<Word>& args,
+                       const Call* call_site) {
   const FunctionDecl& f = declared.body ? declared : *declared.definition;
   if (t.frames.size() >= kMaxCallDepth)
     m.fault(t, f.name_range, fmt::format("call depth exceeds {} (unbounded recursion?)", kMaxCallDepth));
   const size_t base = t.slots.size();
   t.slots.resize(base + f.frame_slots, 0);
-  t.frames.push_back(Frame{&f, base});
+  t.frames.push_back(Frame{&f, call_site, base});
   for (size_t i = 0; i < f.params.size(); ++i) {
     const VarDecl& param = *f.params[i];
     Word value = 0;
@@ -397,8 +398,8 @@ Word Interpreter::call(const FunctionDecl& declared, const std::vector<Word>& ar
 } // namespace
 
 Word Machine::Impl::call_function(SimThread& thread, const FunctionDecl& function,
-                                  const std::vector<Word>& args) {
-  return Interpreter(*this, thread).call(function, args);
+                                  const std::vector<Word>& args, const Call* call_site) {
+  return Interpreter(*this, thread).call(function, args, call_site);
 }
 
 Word Machine::Impl::eval(SimThread& thread, const Expr& expr) {

@@ -80,6 +80,7 @@ ExecutionResult Machine::Impl::run(MemoryModel& the_model, ChoiceSource& the_cho
   observer = the_observer;
   events = 0;
   sequence = 0;
+  memory_epoch = 0;
   next_block = 0;
   output.clear();
   execution_fault.reset();
@@ -99,17 +100,29 @@ ExecutionResult Machine::Impl::run(MemoryModel& the_model, ChoiceSource& the_cho
 
   ExecutionStatus status = ExecutionStatus::Completed;
   std::string message;
-  std::vector<uint32_t> runnable;
+  std::vector<uint32_t> runnable, spinners;
   while (!execution_fault) {
     runnable.clear();
+    spinners.clear();
     for (const ResidentBlock& block : blocks) {
       if (!block.active) continue;
-      for (uint32_t slot : block.thread_slots)
-        if (threads[slot].status == ThreadStatus::AtEvent) runnable.push_back(slot);
+      for (uint32_t slot : block.thread_slots) {
+        const SimThread& t = threads[slot];
+        if (t.status != ThreadStatus::AtEvent) continue;
+        // A thread about to repeat a spin iteration that changed nothing waits until memory
+        // changes: running it now or later makes no difference to any thread.
+        if (t.spinning && t.spinning_epoch == memory_epoch) spinners.push_back(slot);
+        else runnable.push_back(slot);
+      }
     }
     const uint32_t model_steps = model->internal_step_count();
     const uint32_t options_count = static_cast<uint32_t>(runnable.size()) + model_steps;
     if (options_count == 0) {
+      if (!spinners.empty()) {
+        status = ExecutionStatus::Livelock;
+        message = livelock_message(spinners);
+        break;
+      }
       if (!any_block_active() && next_block >= total_blocks) break; // every thread finished
       status = ExecutionStatus::Deadlock;
       message = deadlock_message();
@@ -133,6 +146,7 @@ ExecutionResult Machine::Impl::run(MemoryModel& the_model, ChoiceSource& the_cho
         emit(std::move(e));
       }
       model->internal_step(step);
+      ++memory_epoch;
     }
   }
 
@@ -195,6 +209,7 @@ void Machine::Impl::admit_block(uint32_t block_slot, uint64_t linear_block) {
   block.thread_slots.resize(threads_per_block);
   for (uint32_t shared_id : layout.shared_objects())
     model->init_instance(layout.instance_of(shared_id, block_slot), layout.initial_contents(shared_id));
+  ++memory_epoch;
   const Dim3 block_idx = unflatten(linear_block, program.launch.grid);
   for (uint32_t t = 0; t < threads_per_block; ++t) {
     const uint32_t slot = block_slot * threads_per_block + t;
@@ -219,6 +234,9 @@ void Machine::Impl::start_thread(SimThread& thread) {
   thread.local_arrays.clear();
   thread.local_steps = 0;
   thread.fault.reset();
+  thread.last_snapshot.valid = false;
+  thread.spinning = false;
+  thread.last_changed_memory = true;
   thread.fiber = ctx::fiber(std::allocator_arg, PooledStackAllocator(stacks),
                             [this, &thread](ctx::fiber&& scheduler) {
                               thread.scheduler = std::move(scheduler);
@@ -234,7 +252,7 @@ void Machine::Impl::thread_main(SimThread& thread) {
     args.reserve(program.arguments.size());
     for (const KernelArgument& argument : program.arguments)
       args.push_back(argument.buffer_object ? pointer_to_object(*argument.buffer_object) : argument.value);
-    call_function(thread, *program.launch.kernel, args);
+    call_function(thread, *program.launch.kernel, args, nullptr);
     thread.status = ThreadStatus::Done;
   } catch (ThreadFault& fault) {
     thread.fault = std::move(fault);
@@ -356,6 +374,51 @@ void Machine::Impl::before_visible_event(SimThread& thread, EventKind kind, Sour
   thread.local_steps = 0;
   thread.scheduler = std::move(thread.scheduler).resume();
   ++events;
+}
+
+void Machine::Impl::take_snapshot(SimThread& thread, SourceRange range, Location location) {
+  ThreadSnapshot& s = thread.snapshot;
+  s.valid = true;
+  s.range = range;
+  s.location = location;
+  s.frames.clear();
+  for (const Frame& f : thread.frames) {
+    s.frames.push_back(f.function);
+    s.frames.push_back(f.call_site);
+  }
+  s.slots.assign(thread.slots.begin(), thread.slots.end());
+  s.local_arrays.clear();
+  for (const LocalArray& a : thread.local_arrays)
+    s.local_arrays.insert(s.local_arrays.end(), a.elements.begin(), a.elements.end());
+}
+
+void Machine::Impl::before_read_event(SimThread& thread, EventKind kind, SourceRange range,
+                                      Location location) {
+  take_snapshot(thread, range, location);
+  thread.spinning = !thread.last_changed_memory && thread.epoch_after_last == memory_epoch &&
+                    thread.snapshot == thread.last_snapshot;
+  thread.spinning_epoch = memory_epoch;
+  before_visible_event(thread, kind, range);
+}
+
+void Machine::Impl::after_read_event(SimThread& thread, bool changed_memory) {
+  if (changed_memory) ++memory_epoch;
+  std::swap(thread.last_snapshot, thread.snapshot);
+  thread.epoch_after_last = memory_epoch;
+  thread.last_changed_memory = changed_memory;
+  thread.spinning = false;
+}
+
+std::string Machine::Impl::livelock_message(const std::vector<uint32_t>& spinners) const {
+  const SourceFile& file = *program.source;
+  std::string list;
+  for (size_t i = 0; i < spinners.size() && i < 4; ++i) {
+    const SimThread& t = threads[spinners[i]];
+    list += fmt::format("{}{} at line {} re-reads {}", i == 0 ? "" : ", ", t.ref.id.to_string(),
+                        file.position(t.pending.range.begin).line, layout.describe(t.snapshot.location));
+  }
+  if (spinners.size() > 4) list += fmt::format(" and {} more", spinners.size() - 4);
+  return fmt::format("{} thread(s) spin forever on memory no thread will change: {}", spinners.size(), list);
 }
 
 void Machine::Impl::arrive_at_barrier(SimThread& thread, SourceRange range) {

@@ -43,7 +43,24 @@ struct LocalArray {
 
 struct Frame {
   const FunctionDecl* function = nullptr;
-  size_t base = 0; ///< index of slot 0 in SimThread::slots
+  const Call* call_site = nullptr; ///< null for the kernel's own frame
+  size_t base = 0;                 ///< index of slot 0 in SimThread::slots
+};
+
+/**
+ * A thread's complete private state just before a visible event, for recognising a spin-loop
+ * iteration that changed nothing: same event, same location, same frames, slots and local
+ * arrays, and no memory change anywhere since. Such an iteration can be repeated or skipped
+ * without any thread seeing a difference.
+ */
+struct ThreadSnapshot {
+  bool valid = false;
+  SourceRange range;
+  Location location;
+  std::vector<const void*> frames; ///< function and call site per frame
+  std::vector<Word> slots;
+  std::vector<Word> local_arrays;  ///< every local array's elements, concatenated
+  friend bool operator==(const ThreadSnapshot&, const ThreadSnapshot&) = default;
 };
 
 struct SimThread {
@@ -66,6 +83,14 @@ struct SimThread {
   bool barrier_predicate = false; ///< the _count/_and/_or argument
   Word barrier_result = 0;        ///< their result, set at release
   std::optional<ThreadFault> fault;
+
+  // Spin-loop recognition (see ThreadSnapshot).
+  ThreadSnapshot last_snapshot;     ///< before the previous load or atomic
+  ThreadSnapshot snapshot;          ///< before the pending one
+  uint64_t epoch_after_last = ~0ull; ///< memory epoch right after the previous one
+  bool last_changed_memory = true;
+  bool spinning = false;            ///< the pending event repeats a no-op ...
+  uint64_t spinning_epoch = 0;      ///< ... as long as the memory epoch stays this
 };
 
 struct ResidentBlock {
@@ -95,6 +120,9 @@ struct Machine::Impl {
   uint64_t next_block = 0;
   uint64_t events = 0;
   uint64_t sequence = 0;
+  /** Bumped whenever any memory changes (a store, an atomic that changed its location, a model
+   *  step, a block's shared memory set up): a spinning thread waits for it to move. */
+  uint64_t memory_epoch = 0;
   std::vector<Word> observed_values;
   std::vector<uint8_t> observed_present;
   std::vector<ThreadId> observed_writer; ///< meaningful where observed_present is set
@@ -115,11 +143,17 @@ struct Machine::Impl {
   void retire_block(ResidentBlock& block);
   bool any_block_active() const;
   std::string deadlock_message() const;
+  std::string livelock_message(const std::vector<uint32_t>& spinners) const;
   void thread_main(SimThread& thread);
 
   // Called from a thread's fiber.
   /** Suspends the thread before a visible event until the scheduler picks it. */
   void before_visible_event(SimThread& thread, EventKind kind, SourceRange range);
+  /** Like before_visible_event, for loads and atomics: also notes whether the access repeats a
+   *  no-op spin iteration. Call after_read_event once it is performed. */
+  void before_read_event(SimThread& thread, EventKind kind, SourceRange range, Location location);
+  void after_read_event(SimThread& thread, bool changed_memory);
+  void take_snapshot(SimThread& thread, SourceRange range, Location location);
   /** Arrives at a barrier and suspends until the block's barrier completes. */
   void arrive_at_barrier(SimThread& thread, SourceRange range);
   [[noreturn]] void fault(SimThread& thread, SourceRange range, std::string message,
@@ -129,7 +163,8 @@ struct Machine::Impl {
   bool observing() const { return observer != nullptr; }
 
   // interpreter.cpp
-  Word call_function(SimThread& thread, const FunctionDecl& function, const std::vector<Word>& args);
+  Word call_function(SimThread& thread, const FunctionDecl& function, const std::vector<Word>& args,
+                     const Call* call_site = nullptr);
   Word eval(SimThread& thread, const Expr& expr);
   void record_observed_local(SimThread& thread, const VarDecl& variable, Word value);
 

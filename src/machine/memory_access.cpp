@@ -77,9 +77,10 @@ Word Machine::Impl::load(SimThread& thread, Word pointer, const Type& type, Sour
   if (a.local != nullptr) return reinterpret_word(a.local->elements[a.index], a.element_type, type);
   if (a.object->space == MemorySpace::Constant)
     return reinterpret_word(layout.initial_contents(a.location.instance)[a.index], a.element_type, type);
-  before_visible_event(thread, EventKind::Load, range);
+  before_read_event(thread, EventKind::Load, range, a.location);
   const AccessMode mode = mode_of(type, a.object);
   const Word raw = model->load(thread.ref, a.location, mode);
+  after_read_event(thread, false);
   if (observing()) {
     Event e;
     e.kind = EventKind::Load;
@@ -109,6 +110,8 @@ void Machine::Impl::store(SimThread& thread, Word pointer, const Type& type, Wor
   before_visible_event(thread, EventKind::Store, range);
   const AccessMode mode = mode_of(type, a.object);
   model->store(thread.ref, a.location, raw, mode);
+  ++memory_epoch;
+  thread.last_changed_memory = true;
   if (observing()) {
     Event e;
     e.kind = EventKind::Store;
@@ -132,8 +135,10 @@ Word Machine::Impl::atomic(SimThread& thread, Word pointer, const AtomicUpdate& 
     fault(thread, range, fmt::format("atomic write to __constant__ variable '{}'", a.object->name));
   AtomicUpdate stored = update;
   stored.storage_type = a.element_type;
-  before_visible_event(thread, EventKind::Atomic, range);
+  before_read_event(thread, EventKind::Atomic, range, a.location);
   const Word old = model->read_modify_write(thread.ref, a.location, scope, stored);
+  // An atomic that wrote back the value it found (a failed CAS, atomicAdd(p, 0)) changed nothing.
+  after_read_event(thread, stored.apply(old) != old);
   if (observing()) {
     Event e;
     e.kind = EventKind::Atomic;
