@@ -34,8 +34,9 @@ TEST_CASE("lexer: tokens, longest punctuators and ranges", "[frontend][lexer]") 
   REQUIRE(spellings(tokens) == "x <<= a -> b >> 1 ; y ++");
   CHECK(tokens[1].kind == TokenKind::LessLessEqual);
   CHECK(tokens[3].kind == TokenKind::Arrow);
-  CHECK(tokens[7].range == SourceRange{40, 41}); // y
-  CHECK(tokens[7].at_line_start == false);      // the comment precedes it on its line
+  CHECK(tokens[8].range == SourceRange{40, 41}); // y
+  CHECK(tokens[8].at_line_start);               // first token of its line, after a comment
+  CHECK_FALSE(tokens[9].at_line_start);
   CHECK(tokens.back().kind == TokenKind::EndOfFile);
 }
 

@@ -22,7 +22,7 @@ std::string ReplayToken::encode() const {
     while (i + run < choices.size() && choices[i + run] == choices[i]) ++run;
     append_choice(out, choices[i]);
     if (run >= 3) {
-      out += fmt::format("*{}", run);
+      out += fmt::format("[{}]", run);
     } else if (run == 2) {
       append_choice(out, choices[i]);
     }
@@ -63,13 +63,14 @@ std::optional<ReplayToken> ReplayToken::decode(std::string_view text, std::strin
         return std::nullopt;
       }
       ++i;
-    } else if (c == '*' && !token.choices.empty()) {
+    } else if (c == '[' && !token.choices.empty()) {
       ++i;
       uint32_t count = 0;
-      if (!read_number(i, count) || count < 3) {
+      if (!read_number(i, count) || count < 3 || i >= body.size() || body[i] != ']') {
         error = fmt::format("malformed repeat count at position {} of the token", colon + 1 + i);
         return std::nullopt;
       }
+      ++i;
       token.choices.insert(token.choices.end(), count - 1, token.choices.back());
       continue;
     } else {

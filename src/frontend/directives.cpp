@@ -36,11 +36,13 @@ void DirectiveReader::read(const std::vector<SourceRange>& lines) {
       while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
       const bool continues = !text.empty() && text.back() == '\\' && i + 1 < lines.size();
       if (continues) text.remove_suffix(1);
+      std::string_view kept = text;
+      while (!kept.empty() && (kept.back() == ' ' || kept.back() == '\t')) kept.remove_suffix(1);
       const SourceRange lexed{piece.begin, piece.begin + uint32_t(text.size())};
       std::vector<Token> part = lex(file, lexed, m_diagnostics).tokens;
       part.pop_back(); // EndOfFile
       tokens.insert(tokens.end(), part.begin(), part.end());
-      std::string_view trimmed = text;
+      std::string_view trimmed = kept;
       while (!trimmed.empty() && (trimmed.front() == ' ' || trimmed.front() == '\t')) trimmed.remove_prefix(1);
       if (!trimmed.empty()) line.text += (line.text.empty() ? "" : " ") + std::string(trimmed);
       line.range = SourceRange::join(line.range, lexed);
@@ -63,8 +65,9 @@ void DirectiveReader::read(const std::vector<SourceRange>& lines) {
     if (word == "template") {
       Parser parser(line.tokens, m_diagnostics);
       parser.advance();
+      const size_t errors = m_diagnostics.error_count();
       read_template(parser);
-      finish(parser);
+      if (m_diagnostics.error_count() == errors) finish(parser);
     } else if (word == "kernel") {
       if (m_kernel_line) m_diagnostics.error(keyword.range, "the kernel is already chosen by an earlier //@ kernel");
       else m_kernel_line = &line;
@@ -170,12 +173,13 @@ void DirectiveReader::apply() {
       if (pending.keyword != keyword) continue;
       Parser parser(pending.line->tokens, m_diagnostics);
       parser.advance();
+      const size_t errors = m_diagnostics.error_count();
       if (pending.keyword == "launch") read_launch(parser);
       else if (pending.keyword == "arg") read_arg(parser, *pending.line);
       else if (pending.keyword == "init") read_init(parser);
       else if (pending.keyword == "observe") read_observe(parser);
       else read_expect(parser, *pending.line);
-      finish(parser);
+      if (m_diagnostics.error_count() == errors) finish(parser); // one error per directive
     }
   }
 }

@@ -229,12 +229,6 @@ void Sema::check_function(FunctionDecl& function) {
   if (function.space == FunctionSpace::Global && !function.return_type.is_void())
     error(function.name_range, "__global__ function '" + function.name + "' must return void");
 
-  // Default arguments are checked before the parameters are in scope.
-  for (VarDeclPtr& param : function.params) {
-    if (!param->initializer) continue;
-    check_expr(param->initializer);
-    convert(param->initializer, param->type, "in the default argument of '" + param->name + "'");
-  }
   push_scope();
   for (const TemplateParam& param : function.template_params) {
     Symbol symbol;
@@ -243,6 +237,12 @@ void Sema::check_function(FunctionDecl& function) {
     if (value != m_template_values.end()) symbol.constant = word_from_int(value->second, param.type);
     else symbol.missing_template_value = true;
     m_scopes.back()[param.name] = symbol;
+  }
+  // Default arguments see the template parameters but not the parameters.
+  for (VarDeclPtr& param : function.params) {
+    if (!param->initializer) continue;
+    check_expr(param->initializer);
+    convert(param->initializer, param->type, "in the default argument of '" + param->name + "'");
   }
   bool seen_default = false;
   for (VarDeclPtr& param : function.params) {

@@ -99,6 +99,7 @@ void Sema::check_name(ExprPtr& expr) {
   } else {
     error(name.range, "unknown identifier '" + name.name + "'");
     name.constant = 0;
+    name.is_lvalue = true; // no second error when it is assigned to
   }
 }
 

@@ -12,6 +12,10 @@
 
 namespace fencelab {
 
+#if defined(FENCELAB_SANITIZED)
+#include <sanitizer/asan_interface.h>
+#endif
+
 namespace {
 
 // Guard pages of every pool, for the fault handler. Written under a mutex (pools are created
@@ -43,6 +47,7 @@ bool is_guard_page_address(uintptr_t address) {
   return false;
 }
 
+#if !defined(FENCELAB_SANITIZED)
 void write_text(const char* text) {
   ssize_t ignored = ::write(STDERR_FILENO, text, std::strlen(text));
   (void)ignored;
@@ -79,6 +84,7 @@ void on_segmentation_fault(int signal, siginfo_t* info, void*) {
   // Not ours: restore the default action and let the fault happen again.
   std::signal(signal, SIG_DFL);
 }
+#endif
 
 } // namespace
 
@@ -109,6 +115,10 @@ boost::context::stack_context StackPool::allocate() {
                         reinterpret_cast<uintptr_t>(bytes + m_page_size));
     top = bytes + size;
   }
+#if defined(FENCELAB_SANITIZED)
+  // A reused stack may still carry poison from the fiber that ran on it before.
+  ASAN_UNPOISON_MEMORY_REGION(top - m_stack_size, m_stack_size);
+#endif
   boost::context::stack_context stack;
   stack.size = m_stack_size;
   stack.sp = top; // Boost.Context stacks grow down from sp

@@ -2,7 +2,7 @@
 //
 // Format: `MODEL:CHOICES`, where CHOICES lists each decision's answer as one character
 // (0-9, a-z for 0..35; larger answers as `{N}`), and a run of three or more equal answers is
-// written once followed by `*COUNT`. Example: `sc:0110`, `gpu:0*12a1`. Only decisions with
+// written once followed by its length in brackets. Example: `sc:0110`, `gpu:0[12]a1`. Only decisions with
 // more than one option are recorded, so the token is as short as the execution allows.
 #pragma once
 

@@ -1,0 +1,107 @@
+// The command line as a user meets it: exit codes, diagnostics, JSON, replay.
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <string>
+#include <sys/wait.h>
+
+namespace {
+
+struct ProcessResult {
+  int exit_code = -1;
+  std::string output;
+};
+
+ProcessResult fencelab(const std::string& arguments) {
+  ProcessResult result;
+  const std::string command = std::string(FENCELAB_BINARY) + " " + arguments + " 2>&1";
+  FILE* pipe = ::popen(command.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  char buffer[4096];
+  size_t n;
+  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) result.output.append(buffer, n);
+  const int status = ::pclose(pipe);
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return result;
+}
+
+std::string kernel(const std::string& relative) { return std::string(FENCELAB_SOURCE_DIR) + "/kernels/" + relative; }
+
+std::string write_temp(const std::string& name, const std::string& text) {
+  const std::string path = "/tmp/fencelab_cli_" + name;
+  FILE* f = std::fopen(path.c_str(), "w");
+  REQUIRE(f != nullptr);
+  std::fputs(text.c_str(), f);
+  std::fclose(f);
+  return path;
+}
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+} // namespace
+
+TEST_CASE("explore prints the outcome table and exits 0 when expectations hold", "[cli]") {
+  const auto r = fencelab("explore " + kernel("fences/write_read_xy.cu"));
+  CHECK(r.exit_code == 0);
+  CHECK(contains(r.output, "6 executions (exhaustive), 3 distinct outcomes"));
+  CHECK(contains(r.output, "A=1 B=2"));
+  CHECK(contains(r.output, "A=10 B=20"));
+  CHECK(contains(r.output, "holds"));
+}
+
+TEST_CASE("a failed expectation exits 1 with a witness", "[cli]") {
+  const auto path = write_temp("fails.cu", R"(//@ launch grid=1 block=2
+//@ observe x
+//@ expect sc: always x == 2
+__device__ int x = 0;
+__global__ void k() { int v = x; x = v + 1; }
+)");
+  const auto r = fencelab("explore " + path);
+  CHECK(r.exit_code == 1);
+  CHECK(contains(r.output, "FAILS"));
+  CHECK(contains(r.output, "violated by: x=1"));
+}
+
+TEST_CASE("bad input exits 2 with file:line:col and a caret", "[cli]") {
+  const auto path = write_temp("bad.cu", "//@ launch grid=1 block=1\n__global__ void k() { undefined_name = 1; }\n");
+  const auto r = fencelab("explore " + path);
+  CHECK(r.exit_code == 2);
+  CHECK(contains(r.output, path + ":2:23: error: unknown identifier 'undefined_name'"));
+  CHECK(contains(r.output, "^"));
+  CHECK(fencelab("explore /nonexistent/file.cu").exit_code == 2);
+  CHECK(fencelab("explore --model nonsense " + kernel("fences/write_read_xy.cu")).exit_code == 2);
+  CHECK(fencelab("frobnicate").exit_code == 2);
+  CHECK(fencelab("replay " + kernel("fences/write_read_xy.cu") + " not-a-token").exit_code == 2);
+}
+
+TEST_CASE("run prints its seed and the same seed gives the same histogram", "[cli]") {
+  const auto a = fencelab("run --runs 2000 --seed 11 " + kernel("fences/write_read_xy.cu"));
+  const auto b = fencelab("run --runs 2000 --seed 11 " + kernel("fences/write_read_xy.cu"));
+  CHECK(a.exit_code == 0);
+  CHECK(contains(a.output, "(seed 11)"));
+  CHECK(a.output == b.output);
+  const auto unseeded = fencelab("run --runs 10 " + kernel("fences/write_read_xy.cu"));
+  CHECK(contains(unseeded.output, "random executions (seed "));
+}
+
+TEST_CASE("replay --trace shows each step and the outcome", "[cli][replay]") {
+  const auto r = fencelab("replay --trace " + kernel("fences/write_read_xy.cu") + " sc:010");
+  CHECK(r.exit_code == 0);
+  CHECK(contains(r.output, "store  X = 10"));
+  CHECK(contains(r.output, "load   Y -> 2"));
+  CHECK(contains(r.output, "outcome: A=10 B=2"));
+}
+
+TEST_CASE("--json output carries the schema version and outcomes", "[cli][json]") {
+  const auto r = fencelab("explore --json " + kernel("fences/write_read_xy.cu"));
+  CHECK(r.exit_code == 0);
+  CHECK(contains(r.output, R"("schema":1)"));
+  CHECK(contains(r.output, R"("values":{"A":1,"B":2})"));
+  CHECK(contains(r.output, R"("complete":true)"));
+  CHECK(contains(r.output, R"("verdict":"holds")"));
+}
+
+TEST_CASE("list shows the catalogue", "[cli]") {
+  const auto r = fencelab("list " + std::string(FENCELAB_SOURCE_DIR) + "/kernels");
+  CHECK(r.exit_code == 0);
+  CHECK(contains(r.output, "fences/write_read_xy.cu"));
+}

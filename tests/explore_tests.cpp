@@ -1,0 +1,135 @@
+// The explorers on the sc model: exact outcome sets and execution counts, witnesses that
+// replay, seeded determinism, and random results inside exhaustive ones.
+#include "fencelab/machine/memory_model.h"
+#include "machine_helpers.h"
+
+#include <map>
+
+using namespace fencelab;
+using namespace fencelab::testing;
+
+namespace {
+
+const char* kWriteReadXY = R"(
+//@ launch grid=1 block=2
+//@ observe readXY.A readXY.B
+__device__ int X = 1, Y = 2;
+__device__ void writeXY() { X = 10; Y = 20; }
+__device__ void readXY() { int B = Y; int A = X; }
+__global__ void k() { if (threadIdx.x == 0) writeXY(); else readXY(); }
+)";
+
+std::map<std::string, uint64_t> histogram(const Program& program, const ExplorationResult& result) {
+  std::map<std::string, uint64_t> out;
+  for (const OutcomeCount& o : result.outcomes) out[o.outcome.to_string(program)] = o.executions;
+  return out;
+}
+
+} // namespace
+
+TEST_CASE("exhaustive sc exploration of writeXY/readXY finds exactly the interleavings", "[explore]") {
+  Kernel k = kernel_from_text(kWriteReadXY);
+  auto model = create_model("sc");
+  const ExplorationResult r = explore_exhaustive(*k.machine, *model, {});
+  CHECK(r.complete);
+  // Two threads of two events each: C(4,2) = 6 interleavings keep program order.
+  CHECK(r.executions == 6);
+  CHECK(r.events == 24);
+  // A=10 B=20 needs both reads after both writes (1 way); A=1 B=2 both reads first (1 way).
+  const std::map<std::string, uint64_t> expected{{"A=1 B=2", 1}, {"A=10 B=2", 4}, {"A=10 B=20", 1}};
+  CHECK(histogram(k.program(), r) == expected);
+}
+
+TEST_CASE("every witness token replays to its outcome", "[explore][replay]") {
+  for (const char* file : {"fences/write_read_xy.cu", "fences/write_read_xy_fenced.cu",
+                           "locks/potential_deadlock_demo.cu", "races/race_condition_demo.cu"}) {
+    Kernel k = kernel_from_file(catalogue_path(file));
+    auto model = create_model("sc");
+    const ExplorationResult r = explore_exhaustive(*k.machine, *model, ExhaustiveOptions{3000});
+    REQUIRE(!r.outcomes.empty());
+    for (const OutcomeCount& o : r.outcomes) {
+      INFO(file << " " << o.witness.encode());
+      ReplayError error;
+      const auto decoded = ReplayToken::decode(o.witness.encode(), error.message);
+      REQUIRE(decoded);
+      const auto execution = replay(*k.machine, *model, *decoded, nullptr, error);
+      REQUIRE(execution);
+      CHECK(execution->outcome == o.outcome);
+    }
+  }
+}
+
+TEST_CASE("replay refuses a token that does not fit", "[replay]") {
+  Kernel k = kernel_from_text(kWriteReadXY);
+  auto model = create_model("sc");
+  ReplayError error;
+  CHECK_FALSE(replay(*k.machine, *model, ReplayToken{"sc", {0, 1, 0, 1}}, nullptr, error));
+  CHECK(error.message.find("ended before the token") != std::string::npos);
+  CHECK_FALSE(replay(*k.machine, *model, ReplayToken{"sc", {5}}, nullptr, error));
+  CHECK(error.message.find("has only 2 options") != std::string::npos);
+  CHECK_FALSE(replay(*k.machine, *model, ReplayToken{"gpu", {0}}, nullptr, error));
+  CHECK(error.message.find("model 'gpu'") != std::string::npos);
+}
+
+TEST_CASE("the same seed gives the same histogram", "[explore][random]") {
+  Kernel k = kernel_from_text(kWriteReadXY);
+  auto model = create_model("sc");
+  const auto a = explore_random(*k.machine, *model, RandomOptions{5000, 42});
+  const auto b = explore_random(*k.machine, *model, RandomOptions{5000, 42});
+  const auto c = explore_random(*k.machine, *model, RandomOptions{5000, 43});
+  CHECK(histogram(k.program(), a) == histogram(k.program(), b));
+  CHECK(histogram(k.program(), a) != histogram(k.program(), c));
+  for (size_t i = 0; i < a.outcomes.size(); ++i) CHECK(a.outcomes[i].witness.encode() == b.outcomes[i].witness.encode());
+}
+
+TEST_CASE("random outcomes are a subset of exhaustive ones for every catalogue kernel explore finishes",
+          "[explore][random][catalogue]") {
+  size_t finished = 0;
+  for (const std::string& file : catalogue_files()) {
+    auto compiled = compile_text([&] {
+      SourceFile f("", "");
+      std::string e;
+      SourceFile::read(file, f, e);
+      return f.text();
+    }());
+    if (compiled->program == nullptr) continue; // warp kernels, until warp support lands
+    Machine machine(*compiled->program, {});
+    auto model = create_model("sc");
+    const auto exhaustive = explore_exhaustive(machine, *model, ExhaustiveOptions{5000});
+    if (!exhaustive.complete) continue;
+    ++finished;
+    const auto random = explore_random(machine, *model, RandomOptions{500, 7});
+    const auto all = outcome_strings(*compiled->program, exhaustive);
+    for (const std::string& outcome : outcome_strings(*compiled->program, random)) {
+      INFO(file << ": random outcome " << outcome);
+      CHECK(all.count(outcome) == 1);
+    }
+  }
+  // The catalogue has at least this many kernels small enough to explore fully.
+  CHECK(finished >= 12);
+}
+
+TEST_CASE("replay tokens round-trip", "[replay]") {
+  const std::vector<std::vector<uint32_t>> cases{
+      {}, {0}, {1, 1}, {0, 0, 0, 0, 0}, {35, 36, 1000, 1000, 1000, 2}, {3, 3, 3, 1, 1, 1, 1, 7},
+      {0, 0, 0, 0, 0, 1, 0, 0, 0}, {2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 5}};
+  for (const auto& choices : cases) {
+    const ReplayToken token{"sc", choices};
+    std::string error;
+    const auto back = ReplayToken::decode(token.encode(), error);
+    INFO(token.encode());
+    REQUIRE(back);
+    CHECK(back->model == "sc");
+    CHECK(back->choices == choices);
+  }
+  CHECK(ReplayToken{"sc", {0, 0, 0, 0, 1}}.encode() == "sc:0[4]1");
+  CHECK(ReplayToken{"sc", {0, 0, 0, 0, 0, 1, 0, 0, 0}}.encode() == "sc:0[5]10[3]");
+  CHECK(ReplayToken{"gpu", {10, 40}}.encode() == "gpu:a{40}");
+  std::string error;
+  CHECK_FALSE(ReplayToken::decode("0101", error));
+  CHECK_FALSE(ReplayToken::decode("sc:0{x}", error));
+  CHECK_FALSE(ReplayToken::decode("sc:[3]", error));
+  CHECK_FALSE(ReplayToken::decode("sc:0[1]", error));
+  CHECK_FALSE(ReplayToken::decode("sc:0[3", error));
+  CHECK_FALSE(ReplayToken::decode("sc:0!", error));
+}

@@ -1,0 +1,61 @@
+// Helpers for tests that run kernels: compile from text or from the catalogue, explore, replay.
+#pragma once
+
+#include "fencelab/explore/expectations.h"
+#include "fencelab/explore/exploration.h"
+#include "fencelab/machine/machine.h"
+#include "frontend_helpers.h"
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <set>
+#include <string>
+
+namespace fencelab::testing {
+
+/** A compiled kernel with a Machine to run it; fails the test if it does not compile. */
+struct Kernel {
+  std::unique_ptr<Compiled> compiled;
+  std::unique_ptr<Machine> machine;
+
+  const Program& program() const { return *compiled->program; }
+};
+
+inline Kernel kernel_from_text(const std::string& text, MachineOptions options = {}) {
+  Kernel k;
+  k.compiled = compile_text(text);
+  INFO(k.compiled->rendered());
+  REQUIRE(k.compiled->program != nullptr);
+  k.machine = std::make_unique<Machine>(*k.compiled->program, options);
+  return k;
+}
+
+inline std::string catalogue_path(const std::string& relative) {
+  return std::string(FENCELAB_SOURCE_DIR) + "/kernels/" + relative;
+}
+
+inline Kernel kernel_from_file(const std::string& path, MachineOptions options = {}) {
+  SourceFile file("", "");
+  std::string error;
+  INFO(path);
+  REQUIRE(SourceFile::read(path, file, error));
+  return kernel_from_text(file.text(), options);
+}
+
+/** The outcomes of an exploration as printed strings, e.g. {"A=1 B=2", ...}. */
+inline std::set<std::string> outcome_strings(const Program& program, const ExplorationResult& result) {
+  std::set<std::string> out;
+  for (const OutcomeCount& o : result.outcomes) out.insert(o.outcome.to_string(program));
+  return out;
+}
+
+/** Every catalogue kernel file, sorted. */
+inline std::vector<std::string> catalogue_files() {
+  std::vector<std::string> files;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(catalogue_path("")))
+    if (entry.path().extension() == ".cu") files.push_back(entry.path().string());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+} // namespace fencelab::testing

@@ -1,0 +1,195 @@
+// The Machine: runtime errors with locations, livelock, limits, residency, observation rules.
+#include "fencelab/machine/memory_model.h"
+#include "machine_helpers.h"
+
+#include <cstdio>
+#include <sys/wait.h>
+
+using namespace fencelab;
+using namespace fencelab::testing;
+
+namespace {
+
+/** Explores a kernel exhaustively under sc and returns its only outcome. */
+OutcomeCount only_outcome(const std::string& text, MachineOptions options = {}) {
+  Kernel k = kernel_from_text(text, options);
+  auto model = create_model("sc");
+  const ExplorationResult r = explore_exhaustive(*k.machine, *model, ExhaustiveOptions{1000});
+  REQUIRE(r.outcomes.size() == 1);
+  return r.outcomes.front();
+}
+
+struct ProcessResult {
+  int exit_code = -1;
+  std::string output;
+};
+
+ProcessResult run_process(const std::string& command) {
+  ProcessResult result;
+  FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  char buffer[4096];
+  size_t n;
+  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) result.output.append(buffer, n);
+  const int status = ::pclose(pipe);
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return result;
+}
+
+} // namespace
+
+TEST_CASE("an out-of-bounds write is a runtime error at its source location", "[machine][errors]") {
+  const OutcomeCount o = only_outcome(R"(
+//@ launch grid=1 block=1
+//@ arg a: int[4] = zeros
+__global__ void k(int* a) {
+  for (int i = 0; i <= 4; i++) a[i] = i;
+}
+)");
+  CHECK(o.outcome.status == ExecutionStatus::RuntimeError);
+  REQUIRE(o.error);
+  CHECK(o.error->diagnostic.message == "out-of-bounds write: 'a'[4], which has 4 elements in thread (0,0,0)");
+  CHECK(o.error->diagnostic.range.begin > 0);
+}
+
+TEST_CASE("division by zero, null pointers and misaligned accesses are runtime errors", "[machine][errors]") {
+  CHECK(only_outcome(R"(
+//@ launch grid=1 block=1
+__device__ int x = 0;
+__global__ void k() { int z = x; x = 10 / z; }
+)").outcome.message == "integer division by zero");
+  CHECK(only_outcome(R"(
+//@ launch grid=1 block=1
+__device__ int x;
+__global__ void k() { int* p = 0; x = *p; }
+)").outcome.message == "read through a null pointer");
+  CHECK(only_outcome(R"(
+//@ launch grid=1 block=1
+//@ arg a: int[4] = zeros
+__global__ void k(int* a) { char* c = (char*)a; int* q = (int*)(c + 2); *q = 1; }
+)").outcome.message == "misaligned write of 'a' at byte offset 2 (4-byte elements)");
+  CHECK(only_outcome(R"(
+//@ launch grid=1 block=1
+//@ arg a: int[4] = zeros
+__global__ void k(int* a) { char* c = (char*)a; *c = 1; }
+)").outcome.message == "not supported: 1-byte write of 'a', whose elements are 4-byte int");
+}
+
+TEST_CASE("threads spinning on memory nobody will change end in a livelock", "[machine][livelock]") {
+  const OutcomeCount o = only_outcome(R"(
+//@ launch grid=1 block=2
+__device__ volatile int flag = 0;
+__global__ void k() { while (flag == 0) { } }
+)");
+  CHECK(o.outcome.status == ExecutionStatus::Livelock);
+  CHECK(o.outcome.message.find("2 thread(s) spin forever") != std::string::npos);
+  CHECK(o.outcome.message.find("re-reads flag") != std::string::npos);
+}
+
+TEST_CASE("a spin loop that another thread ends explores to completion", "[machine][livelock]") {
+  Kernel k = kernel_from_text(R"(
+//@ launch grid=2 block=1
+//@ observe data
+__device__ volatile int flag = 0;
+__device__ int data = 0;
+__global__ void k() {
+  if (blockIdx.x == 0) { data = 42; flag = 1; }
+  else { while (flag == 0) { } data = data + 1; }
+}
+)");
+  auto model = create_model("sc");
+  const ExplorationResult r = explore_exhaustive(*k.machine, *model, {});
+  CHECK(r.complete);
+  CHECK(outcome_strings(k.program(), r) == std::set<std::string>{"data=43"});
+}
+
+TEST_CASE("a loop without visible events is stopped by the local step limit", "[machine][limits]") {
+  MachineOptions options;
+  options.max_local_steps = 10000;
+  const OutcomeCount o = only_outcome(R"(
+//@ launch grid=1 block=1
+__global__ void k() { int i = 0; while (true) { i++; } }
+)", options);
+  CHECK(o.outcome.status == ExecutionStatus::StepLimit);
+}
+
+TEST_CASE("an execution longer than --max-steps is stopped", "[machine][limits]") {
+  MachineOptions options;
+  options.max_steps = 100;
+  const OutcomeCount o = only_outcome(R"(
+//@ launch grid=1 block=1
+__device__ int x;
+__global__ void k() { for (int i = 0; i < 1000; i++) x = i; }
+)", options);
+  CHECK(o.outcome.status == ExecutionStatus::StepLimit);
+}
+
+TEST_CASE("blocks beyond the residency limit run after earlier ones retire", "[machine][residency]") {
+  MachineOptions options;
+  options.resident_blocks = 2;
+  Kernel k = kernel_from_text(R"(
+//@ launch grid=64 block=4
+//@ arg out: int[256] = zeros
+//@ observe out[0] out[255]
+//@ expect sc: always out[255] == 255
+__global__ void k(int* out) { out[blockIdx.x * blockDim.x + threadIdx.x] = blockIdx.x * blockDim.x + threadIdx.x; }
+)", options);
+  CHECK(k.machine->resident_block_limit() == 2);
+  auto model = create_model("sc");
+  const ExplorationResult r = explore_random(*k.machine, *model, RandomOptions{20, 3});
+  CHECK(outcome_strings(k.program(), r) == std::set<std::string>{"out[0]=0 out[255]=255"});
+}
+
+TEST_CASE("the default residency is an H100's", "[machine][residency]") {
+  Kernel k = kernel_from_text(R"(
+//@ launch grid=100000 block=256
+__global__ void k() { }
+)");
+  // 132 SMs x min(32 blocks, 2048 / 256 threads) = 132 x 8.
+  CHECK(k.machine->resident_block_limit() == 1056);
+}
+
+TEST_CASE("an observed local assigned by two threads is an error", "[machine][observe]") {
+  const OutcomeCount o = only_outcome(R"(
+//@ launch grid=1 block=2
+//@ observe k.r
+__global__ void k() { int r = threadIdx.x; }
+)");
+  CHECK(o.outcome.status == ExecutionStatus::RuntimeError);
+  CHECK(o.outcome.message.find("assigned by more than one thread") != std::string::npos);
+}
+
+TEST_CASE("__syncthreads orders a block's phases and its count form counts", "[machine][barrier]") {
+  Kernel k = kernel_from_text(R"(
+//@ launch grid=1 block=3
+//@ arg out: int[3] = zeros
+//@ observe out
+__shared__ int s[3];
+__global__ void k(int* out) {
+  s[threadIdx.x] = threadIdx.x + 1;
+  int n = __syncthreads_count(threadIdx.x != 1);
+  out[threadIdx.x] = s[(threadIdx.x + 1) % 3] * 10 + n;
+}
+)");
+  auto model = create_model("sc");
+  const ExplorationResult r = explore_exhaustive(*k.machine, *model, {});
+  CHECK(r.complete);
+  CHECK(outcome_strings(k.program(), r) == std::set<std::string>{"out[0]=22 out[1]=32 out[2]=12"});
+}
+
+TEST_CASE("a stack overflow in a simulated thread is reported, not a crash", "[machine][stack]") {
+#if defined(FENCELAB_SANITIZED)
+  SUCCEED("the sanitizer reports stack overflows itself in this build");
+#else
+  const std::string kernel = "/tmp/fencelab_overflow_test.cu";
+  FILE* f = std::fopen(kernel.c_str(), "w");
+  REQUIRE(f != nullptr);
+  std::fputs("//@ launch grid=1 block=1\n__device__ int x;\n"
+             "__device__ int deep(int n) { return n == 0 ? x : deep(n - 1) + 1; }\n"
+             "__global__ void k() { x = deep(900); }\n", f);
+  std::fclose(f);
+  const ProcessResult r = run_process(std::string(FENCELAB_BINARY) + " run --runs 1 --seed 1 --stack-size 16384 " + kernel);
+  CHECK(r.exit_code == 3);
+  CHECK(r.output.find("stack overflow in simulated thread (0,0,0)") != std::string::npos);
+#endif
+}
