@@ -83,8 +83,19 @@ TEST_CASE("run prints its seed and the same seed gives the same histogram", "[cl
   CHECK(contains(unseeded.output, "random executions (seed "));
 }
 
+/** The witness token `explore --json` gives for the outcome printed as `text`. */
+std::string witness_for(const std::string& file, const std::string& text) {
+  const auto r = fencelab("explore --json " + file);
+  const size_t at = r.output.find("\"text\":\"" + text + "\"");
+  REQUIRE(at != std::string::npos);
+  const std::string key = "\"witness\":\"";
+  const size_t begin = r.output.find(key, at) + key.size();
+  return r.output.substr(begin, r.output.find('"', begin) - begin);
+}
+
 TEST_CASE("replay --trace shows each step and the outcome", "[cli][replay]") {
-  const auto r = fencelab("replay --trace " + kernel("fences/write_read_xy.cu") + " sc:010");
+  const std::string token = witness_for(kernel("fences/write_read_xy.cu"), "A=10 B=2");
+  const auto r = fencelab("replay --trace " + kernel("fences/write_read_xy.cu") + " " + token);
   CHECK(r.exit_code == 0);
   CHECK(contains(r.output, "store  X = 10"));
   CHECK(contains(r.output, "load   Y -> 2"));

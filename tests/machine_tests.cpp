@@ -140,13 +140,16 @@ __global__ void k(int* out) { out[blockIdx.x * blockDim.x + threadIdx.x] = block
   CHECK(outcome_strings(k.program(), r) == std::set<std::string>{"out[0]=0 out[255]=255"});
 }
 
-TEST_CASE("the default residency is an H100's", "[machine][residency]") {
-  Kernel k = kernel_from_text(R"(
-//@ launch grid=100000 block=256
-__global__ void k() { }
-)");
-  // 132 SMs x min(32 blocks, 2048 / 256 threads) = 132 x 8.
-  CHECK(k.machine->resident_block_limit() == 1056);
+TEST_CASE("the default residency is an H100's, capped at 16384 resident threads", "[machine][residency]") {
+  // 132 SMs x min(32 blocks, 2048 / 32 threads) = 4224 blocks; the cap allows 16384 / 32 = 512.
+  CHECK(kernel_from_text("//@ launch grid=100000 block=32\n__global__ void k() { }\n")
+            .machine->resident_block_limit() == 512);
+  // 132 SMs x min(32 blocks, 2048 / 1024 threads) = 264 blocks; the cap allows 16.
+  CHECK(kernel_from_text("//@ launch grid=100000 block=1024\n__global__ void k() { }\n")
+            .machine->resident_block_limit() == 16);
+  // Small grids are fully resident.
+  CHECK(kernel_from_text("//@ launch grid=3 block=2\n__global__ void k() { }\n")
+            .machine->resident_block_limit() == 3);
 }
 
 TEST_CASE("an observed local assigned by two threads is an error", "[machine][observe]") {

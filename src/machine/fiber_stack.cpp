@@ -107,7 +107,8 @@ boost::context::stack_context StackPool::allocate() {
     const size_t size = m_stack_size + m_page_size;
     void* base = ::mmap(nullptr, size, PROT_READ | PROT_WRITE,
                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (base == MAP_FAILED) throw std::bad_alloc();
+    if (base == MAP_FAILED)
+      throw StackExhausted{m_regions.size()};
     ::mprotect(base, m_page_size, PROT_NONE);
     char* bytes = static_cast<char*>(base);
     m_regions.push_back({bytes, size});

@@ -14,6 +14,11 @@
 
 namespace fencelab {
 
+/** Thrown when no further fiber stack can be mapped. */
+struct StackExhausted {
+  size_t stacks_in_use;
+};
+
 class StackPool {
 public:
   explicit StackPool(size_t stack_size);

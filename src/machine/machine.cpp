@@ -41,12 +41,20 @@ const char* choice_kind_name(ChoiceKind kind) {
 
 namespace {
 
-/** H100 residency (CUDA C++ Programming Guide, "Technical Specifications per Compute
- *  Capability", compute capability 9.0): 132 SMs, 32 blocks and 2048 threads per SM. */
+/**
+ * H100 residency (CUDA C++ Programming Guide, "Technical Specifications per Compute
+ * Capability", compute capability 9.0): 132 SMs, 32 blocks and 2048 threads per SM; capped at
+ * kMaxDefaultResidentThreads, because every resident thread holds a fiber stack with its own
+ * guard page (two memory mappings), and Linux allows 65,530 mappings per process by default.
+ */
+constexpr uint64_t kMaxDefaultResidentThreads = 16384;
+
 uint32_t default_resident_blocks(uint64_t threads_per_block) {
   constexpr uint64_t kSms = 132, kBlocksPerSm = 32, kThreadsPerSm = 2048;
-  const uint64_t per_sm = std::max<uint64_t>(1, std::min(kBlocksPerSm, kThreadsPerSm / std::max<uint64_t>(1, threads_per_block)));
-  return static_cast<uint32_t>(kSms * per_sm);
+  const uint64_t per_block = std::max<uint64_t>(1, threads_per_block);
+  const uint64_t per_sm = std::max<uint64_t>(1, std::min(kBlocksPerSm, kThreadsPerSm / per_block));
+  const uint64_t cap = std::max<uint64_t>(1, kMaxDefaultResidentThreads / per_block);
+  return static_cast<uint32_t>(std::min(kSms * per_sm, cap));
 }
 
 Dim3 unflatten(uint64_t index, const Dim3& shape) {
@@ -81,6 +89,8 @@ ExecutionResult Machine::Impl::run(MemoryModel& the_model, ChoiceSource& the_cho
   events = 0;
   sequence = 0;
   memory_epoch = 0;
+  ready.clear();
+  spinning.clear();
   next_block = 0;
   output.clear();
   execution_fault.reset();
@@ -100,27 +110,13 @@ ExecutionResult Machine::Impl::run(MemoryModel& the_model, ChoiceSource& the_cho
 
   ExecutionStatus status = ExecutionStatus::Completed;
   std::string message;
-  std::vector<uint32_t> runnable, spinners;
   while (!execution_fault) {
-    runnable.clear();
-    spinners.clear();
-    for (const ResidentBlock& block : blocks) {
-      if (!block.active) continue;
-      for (uint32_t slot : block.thread_slots) {
-        const SimThread& t = threads[slot];
-        if (t.status != ThreadStatus::AtEvent) continue;
-        // A thread about to repeat a spin iteration that changed nothing waits until memory
-        // changes: running it now or later makes no difference to any thread.
-        if (t.spinning && t.spinning_epoch == memory_epoch) spinners.push_back(slot);
-        else runnable.push_back(slot);
-      }
-    }
     const uint32_t model_steps = model->internal_step_count();
-    const uint32_t options_count = static_cast<uint32_t>(runnable.size()) + model_steps;
+    const uint32_t options_count = static_cast<uint32_t>(ready.size()) + model_steps;
     if (options_count == 0) {
-      if (!spinners.empty()) {
+      if (!spinning.empty()) {
         status = ExecutionStatus::Livelock;
-        message = livelock_message(spinners);
+        message = livelock_message(spinning);
         break;
       }
       if (!any_block_active() && next_block >= total_blocks) break; // every thread finished
@@ -135,10 +131,13 @@ ExecutionResult Machine::Impl::run(MemoryModel& the_model, ChoiceSource& the_cho
       break;
     }
     const uint32_t pick = options_count == 1 ? 0 : choices->choose(options_count, ChoiceKind::Schedule);
-    if (pick < runnable.size()) {
-      resume(threads[runnable[pick]]);
+    if (pick < ready.size()) {
+      const uint32_t slot = ready[pick];
+      ready[pick] = ready.back();
+      ready.pop_back();
+      resume(threads[slot]);
     } else {
-      const uint32_t step = pick - static_cast<uint32_t>(runnable.size());
+      const uint32_t step = pick - static_cast<uint32_t>(ready.size());
       if (observing()) {
         Event e;
         e.kind = EventKind::ModelStep;
@@ -146,7 +145,7 @@ ExecutionResult Machine::Impl::run(MemoryModel& the_model, ChoiceSource& the_cho
         emit(std::move(e));
       }
       model->internal_step(step);
-      ++memory_epoch;
+      memory_changed();
     }
   }
 
@@ -191,6 +190,12 @@ ExecutionResult Machine::Impl::run(MemoryModel& the_model, ChoiceSource& the_cho
   return result;
 }
 
+void Machine::Impl::memory_changed() {
+  ++memory_epoch;
+  ready.insert(ready.end(), spinning.begin(), spinning.end());
+  spinning.clear();
+}
+
 bool Machine::Impl::any_block_active() const {
   return std::any_of(blocks.begin(), blocks.end(), [](const ResidentBlock& b) { return b.active; });
 }
@@ -209,7 +214,7 @@ void Machine::Impl::admit_block(uint32_t block_slot, uint64_t linear_block) {
   block.thread_slots.resize(threads_per_block);
   for (uint32_t shared_id : layout.shared_objects())
     model->init_instance(layout.instance_of(shared_id, block_slot), layout.initial_contents(shared_id));
-  ++memory_epoch;
+  memory_changed();
   const Dim3 block_idx = unflatten(linear_block, program.launch.grid);
   for (uint32_t t = 0; t < threads_per_block; ++t) {
     const uint32_t slot = block_slot * threads_per_block + t;
@@ -237,12 +242,22 @@ void Machine::Impl::start_thread(SimThread& thread) {
   thread.last_snapshot.valid = false;
   thread.spinning = false;
   thread.last_changed_memory = true;
-  thread.fiber = ctx::fiber(std::allocator_arg, PooledStackAllocator(stacks),
-                            [this, &thread](ctx::fiber&& scheduler) {
-                              thread.scheduler = std::move(scheduler);
-                              thread_main(thread);
-                              return std::move(thread.scheduler);
-                            });
+  try {
+    thread.fiber = ctx::fiber(std::allocator_arg, PooledStackAllocator(stacks),
+                              [this, &thread](ctx::fiber&& scheduler) {
+                                thread.scheduler = std::move(scheduler);
+                                thread_main(thread);
+                                return std::move(thread.scheduler);
+                              });
+  } catch (const StackExhausted& exhausted) {
+    execution_fault = ThreadFault{
+        ExecutionStatus::RuntimeError, program.launch.range,
+        fmt::format("cannot map a fiber stack for another simulated thread ({} mapped): lower "
+                    "--resident-blocks or --stack-size",
+                    exhausted.stacks_in_use)};
+    fault_thread = thread.ref.id;
+    return;
+  }
   resume(thread);
 }
 
@@ -269,7 +284,12 @@ void Machine::Impl::resume(SimThread& thread) {
 void Machine::Impl::after_resume(SimThread& thread) {
   ResidentBlock& block = blocks[thread.ref.block_slot];
   switch (thread.status) {
-  case ThreadStatus::AtEvent: return;
+  case ThreadStatus::AtEvent:
+    // A thread about to repeat a spin iteration that changed nothing waits until memory
+    // changes: running it now or later makes no difference to any thread.
+    if (thread.spinning && thread.spinning_epoch == memory_epoch) spinning.push_back(thread.ref.slot.value);
+    else ready.push_back(thread.ref.slot.value);
+    return;
   case ThreadStatus::Failed:
     if (!execution_fault) {
       execution_fault = thread.fault;
@@ -402,15 +422,19 @@ void Machine::Impl::before_read_event(SimThread& thread, EventKind kind, SourceR
 }
 
 void Machine::Impl::after_read_event(SimThread& thread, bool changed_memory) {
-  if (changed_memory) ++memory_epoch;
+  if (changed_memory) memory_changed();
   std::swap(thread.last_snapshot, thread.snapshot);
   thread.epoch_after_last = memory_epoch;
   thread.last_changed_memory = changed_memory;
   thread.spinning = false;
 }
 
-std::string Machine::Impl::livelock_message(const std::vector<uint32_t>& spinners) const {
+std::string Machine::Impl::livelock_message(const std::vector<uint32_t>& unordered) const {
   const SourceFile& file = *program.source;
+  std::vector<uint32_t> spinners = unordered;
+  std::sort(spinners.begin(), spinners.end(), [this](uint32_t a, uint32_t b) {
+    return threads[a].ref.id < threads[b].ref.id;
+  });
   std::string list;
   for (size_t i = 0; i < spinners.size() && i < 4; ++i) {
     const SimThread& t = threads[spinners[i]];

@@ -123,6 +123,11 @@ struct Machine::Impl {
   /** Bumped whenever any memory changes (a store, an atomic that changed its location, a model
    *  step, a block's shared memory set up): a spinning thread waits for it to move. */
   uint64_t memory_epoch = 0;
+  /** Threads suspended before a visible event, offered to the scheduler in this order. */
+  std::vector<uint32_t> ready;
+  /** Threads suspended before a no-op repeat of a spin iteration; ready again once memory
+   *  changes (see ThreadSnapshot). */
+  std::vector<uint32_t> spinning;
   std::vector<Word> observed_values;
   std::vector<uint8_t> observed_present;
   std::vector<ThreadId> observed_writer; ///< meaningful where observed_present is set
@@ -142,6 +147,8 @@ struct Machine::Impl {
   void release_barrier(ResidentBlock& block);
   void retire_block(ResidentBlock& block);
   bool any_block_active() const;
+  /** Memory changed: spinning threads may now read something new. */
+  void memory_changed();
   std::string deadlock_message() const;
   std::string livelock_message(const std::vector<uint32_t>& spinners) const;
   void thread_main(SimThread& thread);

@@ -110,7 +110,7 @@ void Machine::Impl::store(SimThread& thread, Word pointer, const Type& type, Wor
   before_visible_event(thread, EventKind::Store, range);
   const AccessMode mode = mode_of(type, a.object);
   model->store(thread.ref, a.location, raw, mode);
-  ++memory_epoch;
+  memory_changed();
   thread.last_changed_memory = true;
   if (observing()) {
     Event e;

@@ -25,7 +25,8 @@ struct MachineOptions {
    *  reported. */
   uint32_t stack_size = 256 * 1024;
   /** Blocks resident at once; 0 means as on an H100: 132 SMs, each holding up to 32 blocks
-   *  and 2048 threads (CUDA C++ Programming Guide, Table 21 "Technical Specifications"). */
+   *  and 2048 threads (CUDA C++ Programming Guide, "Technical Specifications per Compute
+   *  Capability"), but at most 16,384 resident threads (each holds a guarded fiber stack). */
   uint32_t resident_blocks = 0;
   /** Visible events one execution may perform before it is stopped (StepLimit). */
   uint64_t max_steps = 1'000'000;
