@@ -159,6 +159,7 @@ Word Machine::Impl::call_builtin(SimThread& thread, const Call& call) {
       e.thread = thread.ref.id;
       e.range = call.range;
       e.scope = scope;
+      e.text = model->explain_last(thread.ref);
       emit(std::move(e));
     }
     return 0;

@@ -40,6 +40,7 @@ void register_guard_page(uintptr_t begin, uintptr_t end) {
   g_guard_page_count = n + 1;
 }
 
+#if !defined(FENCELAB_SANITIZED)
 bool is_guard_page_address(uintptr_t address) {
   const size_t n = g_guard_page_count.load();
   for (size_t i = 0; i < n; ++i)
@@ -47,7 +48,6 @@ bool is_guard_page_address(uintptr_t address) {
   return false;
 }
 
-#if !defined(FENCELAB_SANITIZED)
 void write_text(const char* text) {
   ssize_t ignored = ::write(STDERR_FILENO, text, std::strlen(text));
   (void)ignored;

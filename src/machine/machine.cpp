@@ -98,6 +98,10 @@ ExecutionResult Machine::Impl::run(MemoryModel& the_model, ChoiceSource& the_cho
   observed_present.assign(program.observed.size(), 0);
   observed_writer.assign(program.observed.size(), ThreadId{});
 
+  model->set_explaining(observer != nullptr);
+  model->set_location_describer([this](Location l, const Word* value) {
+    return value ? layout.describe_value(l, *value) : layout.describe(l);
+  });
   model->begin_execution(*choices);
   for (uint32_t id = 0; id < layout.object_count(); ++id)
     if (program.memory_objects[id].space != MemorySpace::Shared)
@@ -212,6 +216,7 @@ void Machine::Impl::admit_block(uint32_t block_slot, uint64_t linear_block) {
   block.live = threads_per_block;
   block.arrived = 0;
   block.thread_slots.resize(threads_per_block);
+  model->begin_block(block_slot);
   for (uint32_t shared_id : layout.shared_objects())
     model->init_instance(layout.instance_of(shared_id, block_slot), layout.initial_contents(shared_id));
   memory_changed();
@@ -242,6 +247,7 @@ void Machine::Impl::start_thread(SimThread& thread) {
   thread.last_snapshot.valid = false;
   thread.spinning = false;
   thread.last_changed_memory = true;
+  model->thread_start(thread.ref);
   try {
     thread.fiber = ctx::fiber(std::allocator_arg, PooledStackAllocator(stacks),
                               [this, &thread](ctx::fiber&& scheduler) {
@@ -339,6 +345,8 @@ void Machine::Impl::release_barrier(ResidentBlock& block) {
     e.kind = EventKind::BarrierRelease;
     e.thread = threads[block.thread_slots[0]].ref.id;
     e.text = fmt::format("{} threads of block {}", participants.size(), block.linear_index);
+    const std::string detail = model->explain_last_barrier();
+    if (!detail.empty()) e.text += "; " + detail;
     emit(std::move(e));
   }
   block.arrived = 0;
@@ -416,7 +424,8 @@ void Machine::Impl::before_read_event(SimThread& thread, EventKind kind, SourceR
                                       Location location) {
   take_snapshot(thread, range, location);
   thread.spinning = !thread.last_changed_memory && thread.epoch_after_last == memory_epoch &&
-                    thread.snapshot == thread.last_snapshot;
+                    thread.snapshot == thread.last_snapshot &&
+                    model->repeat_load_is_determined(thread.ref, location);
   thread.spinning_epoch = memory_epoch;
   before_visible_event(thread, kind, range);
 }

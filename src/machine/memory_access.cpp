@@ -91,7 +91,7 @@ Word Machine::Impl::load(SimThread& thread, Word pointer, const Type& type, Sour
     e.type = a.element_type;
     e.value = raw;
     e.mode = mode;
-    e.text = model->explain_last_load(thread.ref);
+    e.text = model->explain_last(thread.ref);
     emit(std::move(e));
   }
   return reinterpret_word(raw, a.element_type, type);
@@ -152,6 +152,7 @@ Word Machine::Impl::atomic(SimThread& thread, Word pointer, const AtomicUpdate& 
     e.mode = AccessMode::Atomic;
     e.scope = scope;
     e.atomic_op = update.op;
+    e.text = model->explain_last(thread.ref);
     emit(std::move(e));
   }
   return reinterpret_word(old, a.element_type, update.type);

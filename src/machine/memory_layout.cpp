@@ -32,4 +32,9 @@ std::string MemoryLayout::describe(Location location) const {
   return fmt::format("{}[{}]", object.name, location.index);
 }
 
+std::string MemoryLayout::describe_value(Location location, Word value) const {
+  const MemoryObject& object = m_program.memory_objects[object_of_instance(location.instance)];
+  return describe(location) + "=" + format_word(value, object.element_type);
+}
+
 } // namespace fencelab

@@ -29,6 +29,8 @@ public:
 
   /** "X", "result[3]", "shared_data[17]" for a location; shared ones name no block. */
   std::string describe(Location location) const;
+  /** "X=10": a location and a canonical word of its element type. */
+  std::string describe_value(Location location, Word value) const;
   /** The object an instance belongs to. */
   uint32_t object_of_instance(uint32_t instance) const;
 

@@ -9,6 +9,7 @@
 #include "fencelab/machine/ids.h"
 #include "fencelab/machine/location.h"
 
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -30,6 +31,21 @@ public:
    *  global and constant object, and for a block's shared copy when the block becomes resident.
    *  Any history the instance had is discarded. */
   virtual void init_instance(uint32_t instance, std::span<const Word> initial) = 0;
+
+  /** A block is becoming resident in `block_slot` (its block-scope state starts fresh). */
+  virtual void begin_block(uint32_t block_slot) {}
+
+  /** A thread is starting in slot `t.slot`; anything an earlier thread of the slot left
+   *  buffered drains first. */
+  virtual void thread_start(const ThreadRef& t) {}
+
+  /** Whether thread `t` loading `location` again now must return what it returned last time,
+   *  provided no memory changes meanwhile (the Machine's spin-loop recognition relies on it). */
+  virtual bool repeat_load_is_determined(const ThreadRef& t, Location location) const { return true; }
+
+  /** With explanations on, the model describes its last operation for traces. */
+  void set_explaining(bool on) { m_explaining = on; }
+  bool explaining() const { return m_explaining; }
 
   /** A load by thread `t`; returns the canonical word read. */
   virtual Word load(const ThreadRef& t, Location location, AccessMode mode) = 0;
@@ -61,9 +77,24 @@ public:
   virtual void finish_execution() {}
   virtual Word final_value(Location location) const = 0;
 
-  /** For traces: why the last load of thread `t` returned what it did (empty if nothing to
-   *  say; sc has nothing to say). */
-  virtual std::string explain_last_load(const ThreadRef& t) const { return {}; }
+  /** For traces (with explanations on): why thread `t`'s last load read what it did, or what
+   *  its last fence or atomic drained and joined. Empty when there is nothing to say. */
+  virtual std::string explain_last(const ThreadRef& t) const { return {}; }
+  /** For traces: what the last barrier drained and joined. */
+  virtual std::string explain_last_barrier() const { return {}; }
+
+  /** Describes a location for explanations: "X", or with a value "X=10". */
+  using LocationDescriber = std::function<std::string(Location, const Word*)>;
+  void set_location_describer(LocationDescriber describer) { m_describer = std::move(describer); }
+
+protected:
+  std::string describe(Location location, const Word* value = nullptr) const {
+    return m_describer ? m_describer(location, value) : "?";
+  }
+
+private:
+  bool m_explaining = false;
+  LocationDescriber m_describer;
 };
 
 /** The models this build has, by name (kModelNames order). */

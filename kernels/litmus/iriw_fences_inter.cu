@@ -1,0 +1,53 @@
+// iriw_fences_inter: IRIW+fences (__threadfence() between the readers' loads).
+// Placement: threads in different blocks (grid=4 block=1).
+//
+// IRIW with a device fence between each reader's two loads.
+//
+//   block 0 | block 1 | block 2          | block 3
+//   x = 1;  | y = 1;  | int r0 = x;      | int r2 = y;
+//           |         | __threadfence(); | __threadfence();
+//           |         | int r1 = y;      | int r3 = x;
+//
+// Weak outcome: r0=1 r1=0 r2=1 r3=0.
+// Verdicts (inter, LITMUS.md): sc F   tso F   gpu F   (A reachable, F unreachable)
+// Why: gpu: each reader's fence joins what it has read into the device fence view; whichever
+// fence comes second picks up the store the other reader saw.
+// Rule: PTX ISA, "Memory Consistency Model" (section 8): Fence-SC axiom (the two fence.sc are
+// ordered, and causality follows); CUDA C++ Programming Guide, 10.5 "Memory Fence Functions".
+// Outcome sets: exhaustive enumeration of each model as DESIGN.md defines it.
+//
+//@ launch grid=4 block=1
+//@ observe iriw_fences_inter.r0 iriw_fences_inter.r1 iriw_fences_inter.r2 iriw_fences_inter.r3
+//@ expect sc: exactly r0=0 r1=0 r2=0 r3=0 | r0=0 r1=0 r2=0 r3=1 | r0=0 r1=0 r2=1 r3=0 | \
+//@   r0=0 r1=0 r2=1 r3=1 | r0=0 r1=1 r2=0 r3=0 | r0=0 r1=1 r2=0 r3=1 | r0=0 r1=1 r2=1 r3=0 | \
+//@   r0=0 r1=1 r2=1 r3=1 | r0=1 r1=0 r2=0 r3=0 | r0=1 r1=0 r2=0 r3=1 | r0=1 r1=0 r2=1 r3=1 | \
+//@   r0=1 r1=1 r2=0 r3=0 | r0=1 r1=1 r2=0 r3=1 | r0=1 r1=1 r2=1 r3=0 | r0=1 r1=1 r2=1 r3=1
+//@ expect tso: exactly r0=0 r1=0 r2=0 r3=0 | r0=0 r1=0 r2=0 r3=1 | r0=0 r1=0 r2=1 r3=0 | \
+//@   r0=0 r1=0 r2=1 r3=1 | r0=0 r1=1 r2=0 r3=0 | r0=0 r1=1 r2=0 r3=1 | r0=0 r1=1 r2=1 r3=0 | \
+//@   r0=0 r1=1 r2=1 r3=1 | r0=1 r1=0 r2=0 r3=0 | r0=1 r1=0 r2=0 r3=1 | r0=1 r1=0 r2=1 r3=1 | \
+//@   r0=1 r1=1 r2=0 r3=0 | r0=1 r1=1 r2=0 r3=1 | r0=1 r1=1 r2=1 r3=0 | r0=1 r1=1 r2=1 r3=1
+//@ expect gpu: exactly r0=0 r1=0 r2=0 r3=0 | r0=0 r1=0 r2=0 r3=1 | r0=0 r1=0 r2=1 r3=0 | \
+//@   r0=0 r1=0 r2=1 r3=1 | r0=0 r1=1 r2=0 r3=0 | r0=0 r1=1 r2=0 r3=1 | r0=0 r1=1 r2=1 r3=0 | \
+//@   r0=0 r1=1 r2=1 r3=1 | r0=1 r1=0 r2=0 r3=0 | r0=1 r1=0 r2=0 r3=1 | r0=1 r1=0 r2=1 r3=1 | \
+//@   r0=1 r1=1 r2=0 r3=0 | r0=1 r1=1 r2=0 r3=1 | r0=1 r1=1 r2=1 r3=0 | r0=1 r1=1 r2=1 r3=1
+//@ expect sc: unreachable r0=1 r1=0 r2=1 r3=0
+//@ expect tso: unreachable r0=1 r1=0 r2=1 r3=0
+//@ expect gpu: unreachable r0=1 r1=0 r2=1 r3=0
+
+__device__ int x = 0, y = 0;
+
+__global__ void iriw_fences_inter() {
+    if (blockIdx.x == 0) {
+        x = 1;
+    } else if (blockIdx.x == 1) {
+        y = 1;
+    } else if (blockIdx.x == 2) {
+        int r0 = x;
+        __threadfence();
+        int r1 = y;
+    } else if (blockIdx.x == 3) {
+        int r2 = y;
+        __threadfence();
+        int r3 = x;
+    }
+}

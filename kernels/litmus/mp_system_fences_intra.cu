@@ -1,0 +1,43 @@
+// mp_system_fences_intra: MP+system-fences (message passing, __threadfence_system() in both).
+// Placement: threads in one block, different warps (grid=1 block=64).
+//
+// Message passing with system-scope fences, which include the device scope.
+//
+//   thread 0 (warp 0)       | thread 32 (warp 1)
+//   x = 1;                  | int r0 = y;
+//   __threadfence_system(); | __threadfence_system();
+//   y = 1;                  | int r1 = x;
+//   (the other 62 threads of the block return at once, touching nothing)
+//
+// Weak outcome: r0=1 r1=0.
+// Verdicts (intra, LITMUS.md): sc F   tso F   gpu F   (A reachable, F unreachable)
+// Why: gpu: a system fence joins the block, device and system fence views; as with device
+// fences the reader's fence picks up x=1 from the writer's.
+// Rule: CUDA C++ Programming Guide, 10.5 "Memory Fence Functions" (__threadfence_system); PTX
+// ISA, "Memory Consistency Model" (section 8): fence.sc.sys, release and acquire patterns at
+// system scope, Causality axiom.
+// Outcome sets: exhaustive enumeration of each model as DESIGN.md defines it.
+//
+//@ launch grid=1 block=64
+//@ observe mp_system_fences_intra.r0 mp_system_fences_intra.r1
+//@ expect sc: exactly r0=0 r1=0 | r0=0 r1=1 | r0=1 r1=1
+//@ expect tso: exactly r0=0 r1=0 | r0=0 r1=1 | r0=1 r1=1
+//@ expect gpu: exactly r0=0 r1=0 | r0=0 r1=1 | r0=1 r1=1
+//@ expect sc: unreachable r0=1 r1=0
+//@ expect tso: unreachable r0=1 r1=0
+//@ expect gpu: unreachable r0=1 r1=0
+
+__device__ int x = 0, y = 0;
+
+__global__ void mp_system_fences_intra() {
+    if (threadIdx.x % 32 != 0) return;   // one thread per warp takes part
+    if (threadIdx.x == 0) {
+        x = 1;
+        __threadfence_system();
+        y = 1;
+    } else if (threadIdx.x == 32) {
+        int r0 = y;
+        __threadfence_system();
+        int r1 = x;
+    }
+}

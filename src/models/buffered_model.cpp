@@ -1,0 +1,111 @@
+#include "buffered_model.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+namespace fencelab {
+
+void BufferedModel::reset_buffers() {
+  for (StoreBuffer& b : m_buffers) b.clear();
+  m_nonempty.clear();
+}
+
+StoreBuffer& BufferedModel::buffer(ThreadSlot slot) {
+  if (slot.value >= m_buffers.size()) {
+    m_buffers.resize(slot.value + 1);
+    m_owners.resize(slot.value + 1);
+  }
+  return m_buffers[slot.value];
+}
+
+const StoreBuffer* BufferedModel::find_buffer(ThreadSlot slot) const {
+  return slot.value < m_buffers.size() ? &m_buffers[slot.value] : nullptr;
+}
+
+void BufferedModel::note_nonempty(uint32_t slot) {
+  const auto it = std::lower_bound(m_nonempty.begin(), m_nonempty.end(), slot);
+  if (it == m_nonempty.end() || *it != slot) m_nonempty.insert(it, slot);
+}
+
+void BufferedModel::note_maybe_empty(uint32_t slot) {
+  if (!m_buffers[slot].empty()) return;
+  const auto it = std::lower_bound(m_nonempty.begin(), m_nonempty.end(), slot);
+  if (it != m_nonempty.end() && *it == slot) m_nonempty.erase(it);
+}
+
+void BufferedModel::store(const ThreadRef& t, Location location, Word value, AccessMode) {
+  buffer(t.slot).push(location, value);
+  note_nonempty(t.slot.value);
+}
+
+void BufferedModel::thread_start(const ThreadRef& t) {
+  // A slot's previous thread (of a retired block) may have left stores buffered. They drain
+  // now, before the new thread runs: a later block never holds an earlier block's stores.
+  buffer(t.slot);
+  drain_all(t.slot);
+  m_owners[t.slot.value] = t.id;
+}
+
+std::vector<BufferedStore> BufferedModel::drain_all(ThreadSlot slot) {
+  if (slot.value >= m_buffers.size()) return {};
+  std::vector<BufferedStore> drained = m_buffers[slot.value].take_all();
+  for (const BufferedStore& store : drained) apply_drain(slot.value, store);
+  note_maybe_empty(slot.value);
+  return drained;
+}
+
+void BufferedModel::drain_location(ThreadSlot slot, Location location) {
+  if (slot.value >= m_buffers.size()) return;
+  for (const BufferedStore& store : m_buffers[slot.value].take_all(location)) apply_drain(slot.value, store);
+  note_maybe_empty(slot.value);
+}
+
+void BufferedModel::finish_execution() {
+  // "At kernel end every buffer drains" (DESIGN): in program order per thread.
+  const std::vector<uint32_t> slots = m_nonempty;
+  for (uint32_t slot : slots) drain_all(ThreadSlot{slot});
+}
+
+uint32_t BufferedModel::internal_step_count() const {
+  size_t count = 0;
+  for (uint32_t slot : m_nonempty) count += m_buffers[slot].drainable_count(m_order);
+  return static_cast<uint32_t>(count);
+}
+
+std::pair<uint32_t, uint32_t> BufferedModel::locate_step(uint32_t index) const {
+  for (uint32_t slot : m_nonempty) {
+    m_buffers[slot].drainable(m_order, m_positions);
+    if (index < m_positions.size()) return {slot, m_positions[index]};
+    index -= static_cast<uint32_t>(m_positions.size());
+  }
+  return {0, 0};
+}
+
+void BufferedModel::internal_step(uint32_t index) {
+  const auto [slot, position] = locate_step(index);
+  const BufferedStore store = m_buffers[slot].take(position);
+  apply_drain(slot, store);
+  note_maybe_empty(slot);
+}
+
+std::string BufferedModel::describe_internal_step(uint32_t index) const {
+  const auto [slot, position] = locate_step(index);
+  const BufferedStore& store = m_buffers[slot].entries()[position];
+  return fmt::format("{} drains from thread {}'s store buffer to memory", describe(store.location, &store.value),
+                     owner(slot).to_string());
+}
+
+std::string BufferedModel::buffered_elsewhere(ThreadSlot reader, Location location) const {
+  std::string out;
+  for (uint32_t slot : m_nonempty) {
+    if (slot == reader.value) continue;
+    for (const BufferedStore& store : m_buffers[slot].entries()) {
+      if (!(store.location == location)) continue;
+      out += fmt::format("; {} still sits in thread {}'s store buffer", describe(store.location, &store.value),
+                         owner(slot).to_string());
+    }
+  }
+  return out;
+}
+
+} // namespace fencelab

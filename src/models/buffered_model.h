@@ -1,0 +1,53 @@
+// What tso and gpu share: a store buffer per thread slot, and draining buffered stores as the
+// model's own scheduling steps (MemoryModel::internal_step), one option per drainable store.
+#pragma once
+
+#include "fencelab/machine/memory_model.h"
+#include "store_buffer.h"
+
+#include <vector>
+
+namespace fencelab {
+
+class BufferedModel : public MemoryModel {
+public:
+  uint32_t internal_step_count() const override;
+  void internal_step(uint32_t index) override;
+  std::string describe_internal_step(uint32_t index) const override;
+  void thread_start(const ThreadRef& t) override;
+  void store(const ThreadRef& t, Location location, Word value, AccessMode mode) override;
+  void finish_execution() override;
+
+protected:
+  explicit BufferedModel(DrainOrder order) : m_order(order) {}
+
+  /** Forgets every buffer (start of an execution). */
+  void reset_buffers();
+  StoreBuffer& buffer(ThreadSlot slot);
+  const StoreBuffer* find_buffer(ThreadSlot slot) const;
+  /** Drains the thread's whole buffer in program order; returns what drained (oldest first). */
+  std::vector<BufferedStore> drain_all(ThreadSlot slot);
+  /** Drains the thread's buffered stores to one location, in program order. */
+  void drain_location(ThreadSlot slot, Location location);
+  /** Stores other threads still hold for `location`, as "X=10 still sits in thread (0,0,0)'s
+   *  store buffer" clauses (for explanations). */
+  std::string buffered_elsewhere(ThreadSlot reader, Location location) const;
+  ThreadId owner(uint32_t slot) const { return slot < m_owners.size() ? m_owners[slot] : ThreadId{}; }
+
+  /** Makes one buffered store of thread slot `slot` visible in memory. */
+  virtual void apply_drain(uint32_t slot, const BufferedStore& store) = 0;
+
+private:
+  void note_nonempty(uint32_t slot);
+  void note_maybe_empty(uint32_t slot);
+  /** The (slot, position) of internal step `index`. */
+  std::pair<uint32_t, uint32_t> locate_step(uint32_t index) const;
+
+  DrainOrder m_order;
+  std::vector<StoreBuffer> m_buffers; ///< by thread slot
+  std::vector<ThreadId> m_owners;     ///< by thread slot: the thread running there
+  std::vector<uint32_t> m_nonempty;   ///< slots with buffered stores, ascending
+  mutable std::vector<uint32_t> m_positions;
+};
+
+} // namespace fencelab

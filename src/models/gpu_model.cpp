@@ -1,0 +1,207 @@
+#include "gpu_model.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+namespace fencelab {
+
+// ---------------------------------------------------------------------------------------------
+// Histories
+
+void Histories::clear() {
+  for (auto& instance : m_initial) instance.clear();
+  m_stores.clear();
+}
+
+void Histories::init_instance(uint32_t instance, std::span<const Word> initial) {
+  if (instance >= m_initial.size()) m_initial.resize(instance + 1);
+  m_initial[instance].assign(initial.begin(), initial.end());
+  // A block's shared memory starts afresh when a new block takes the slot.
+  std::erase_if(m_stores, [instance](const auto& item) { return (item.first >> 32) == instance; });
+}
+
+uint32_t Histories::size(Location location) const {
+  const auto it = m_stores.find(location.key());
+  return 1 + (it == m_stores.end() ? 0 : static_cast<uint32_t>(it->second.size()));
+}
+
+HistoryEntry Histories::entry(Location location, uint32_t index) const {
+  if (index == 0) return HistoryEntry{m_initial[location.instance][location.index], ThreadId{}, true};
+  return m_stores.at(location.key())[index - 1];
+}
+
+uint32_t Histories::append(Location location, Word value, ThreadId writer) {
+  auto& stores = m_stores[location.key()];
+  stores.push_back(HistoryEntry{value, writer, false});
+  return static_cast<uint32_t>(stores.size());
+}
+
+// ---------------------------------------------------------------------------------------------
+// The model
+
+void GpuModel::begin_execution(ChoiceSource& choices) {
+  m_choices = &choices;
+  reset_buffers();
+  m_histories.clear();
+  for (View& v : m_views) v.clear();
+  for (View& v : m_block_views) v.clear();
+  m_device_view.clear();
+  m_system_view.clear();
+  m_explanations.clear();
+}
+
+void GpuModel::init_instance(uint32_t instance, std::span<const Word> initial) {
+  m_histories.init_instance(instance, initial);
+}
+
+View& GpuModel::view(ThreadSlot slot) {
+  if (slot.value >= m_views.size()) m_views.resize(slot.value + 1);
+  return m_views[slot.value];
+}
+
+View& GpuModel::block_view(uint32_t block_slot) {
+  if (block_slot >= m_block_views.size()) m_block_views.resize(block_slot + 1);
+  return m_block_views[block_slot];
+}
+
+void GpuModel::begin_block(uint32_t block_slot) { block_view(block_slot).clear(); }
+
+void GpuModel::thread_start(const ThreadRef& t) {
+  BufferedModel::thread_start(t);
+  view(t.slot).clear();
+}
+
+// Drained stores join the history; the writer's own view moves up to them.
+void GpuModel::apply_drain(uint32_t slot, const BufferedStore& store) {
+  const uint32_t index = m_histories.append(store.location, store.value, owner(slot));
+  view(ThreadSlot{slot}).raise(store.location, index);
+}
+
+bool GpuModel::repeat_load_is_determined(const ThreadRef& t, Location location) const {
+  if (const StoreBuffer* b = find_buffer(t.slot); b != nullptr && b->contains(location)) return true;
+  const uint32_t newest = m_histories.size(location) - 1;
+  return t.slot.value < m_views.size() && m_views[t.slot.value].get(location) >= newest;
+}
+
+Word GpuModel::load(const ThreadRef& t, Location location, AccessMode) {
+  if (const StoreBuffer* b = find_buffer(t.slot)) {
+    if (const auto own = b->newest(location)) {
+      if (explaining()) explain(t, "read its own buffered store, which no other thread can see yet");
+      return *own;
+    }
+  }
+  // Any entry from the thread's view to the newest; option 0 is the newest, so a biased
+  // random explorer favours fresh values.
+  View& v = view(t.slot);
+  const uint32_t newest = m_histories.size(location) - 1;
+  const uint32_t oldest = std::min(v.get(location), newest);
+  const uint32_t options = newest - oldest + 1;
+  const uint32_t back = options > 1 ? m_choices->choose(options, ChoiceKind::ReadFrom) : 0;
+  const uint32_t index = newest - back;
+  v.raise(location, index);
+  const HistoryEntry read = m_histories.entry(location, index);
+  if (explaining()) {
+    if (index == newest) {
+      explain(t, fmt::format("read the newest store to {}: {}{}", describe(location),
+                             describe_entry(location, index), buffered_elsewhere(t.slot, location)));
+    } else {
+      const HistoryEntry latest = m_histories.entry(location, newest);
+      explain(t, fmt::format("read a stale value, {}: {} by thread {} has drained, but thread {} has "
+                             "not synchronized with it, so its view of {} still allows the older entry{}",
+                             describe_entry(location, index), describe(location, &latest.value),
+                             latest.writer.to_string(), t.id.to_string(), describe(location),
+                             buffered_elsewhere(t.slot, location)));
+    }
+  }
+  return read.value;
+}
+
+Word GpuModel::read_modify_write(const ThreadRef& t, Location location, Scope, const AtomicUpdate& update) {
+  drain_location(t.slot, location);
+  const uint32_t newest = m_histories.size(location) - 1;
+  const Word old = m_histories.entry(location, newest).value;
+  const uint32_t index = m_histories.append(location, update.apply(old), t.id);
+  view(t.slot).raise(location, index);
+  if (explaining())
+    explain(t, fmt::format("read the newest entry of {} ({}) and appended its result; relaxed: it "
+                           "orders no other access", describe(location), describe_entry(location, newest)));
+  return old;
+}
+
+void GpuModel::fence(const ThreadRef& t, Scope scope) {
+  const std::vector<BufferedStore> drained = drain_all(t.slot);
+  View& mine = view(t.slot);
+  const View before = explaining() ? mine : View{};
+  View& block = block_view(t.block_slot);
+  View joined = mine;
+  joined.join(block);
+  if (scope != Scope::Block) joined.join(m_device_view);
+  if (scope == Scope::System) joined.join(m_system_view);
+  mine = joined;
+  block = joined;
+  if (scope != Scope::Block) m_device_view = joined;
+  if (scope == Scope::System) m_system_view = joined;
+  if (explaining()) {
+    const char* covered = scope == Scope::Block    ? "its block's fence view"
+                          : scope == Scope::Device ? "its block's and the device's fence views"
+                                                   : "its block's, the device's and the system's fence views";
+    explain(t, fmt::format("{}; joined its view with {}{}", describe_drained(drained), covered,
+                           describe_learned(before, mine)));
+  }
+}
+
+void GpuModel::barrier(std::span<const ThreadRef> participants) {
+  size_t drained = 0;
+  View joined;
+  for (const ThreadRef& t : participants) {
+    drained += drain_all(t.slot).size();
+    joined.join(view(t.slot));
+  }
+  for (const ThreadRef& t : participants) view(t.slot) = joined;
+  if (explaining())
+    m_barrier_explanation = fmt::format("drained {} buffered store{} and gave every participant the "
+                                        "join of their views",
+                                        drained, drained == 1 ? "" : "s");
+}
+
+Word GpuModel::final_value(Location location) const {
+  return m_histories.entry(location, m_histories.size(location) - 1).value;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Explanations
+
+void GpuModel::explain(const ThreadRef& t, std::string text) {
+  if (t.slot.value >= m_explanations.size()) m_explanations.resize(t.slot.value + 1);
+  m_explanations[t.slot.value] = std::move(text);
+}
+
+std::string GpuModel::explain_last(const ThreadRef& t) const {
+  return t.slot.value < m_explanations.size() ? m_explanations[t.slot.value] : std::string();
+}
+
+std::string GpuModel::describe_entry(Location location, uint32_t index) const {
+  const HistoryEntry e = m_histories.entry(location, index);
+  if (e.initial) return fmt::format("{}, the initial value", describe(location, &e.value));
+  return fmt::format("{}, written by thread {}", describe(location, &e.value), e.writer.to_string());
+}
+
+std::string GpuModel::describe_drained(const std::vector<BufferedStore>& drained) const {
+  if (drained.empty()) return "nothing to drain";
+  std::string list;
+  for (const BufferedStore& s : drained) list += (list.empty() ? "" : ", ") + describe(s.location, &s.value);
+  return fmt::format("drained {}", list);
+}
+
+std::string GpuModel::describe_learned(const View& before, const View& after) const {
+  std::string learned;
+  for (const auto& [key, index] : after.entries()) {
+    const Location location{uint32_t(key >> 32), uint32_t(key)};
+    if (before.get(location) >= index) continue;
+    const HistoryEntry e = m_histories.entry(location, index);
+    learned += fmt::format("{}{}", learned.empty() ? "" : ", ", describe(location, &e.value));
+  }
+  return learned.empty() ? "" : "; it can no longer read older than " + learned;
+}
+
+} // namespace fencelab

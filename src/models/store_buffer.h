@@ -1,0 +1,48 @@
+// A thread's store buffer (DESIGN "Memory models"): stores wait here, in program order, until
+// they drain to their location's history.
+//  - tso: only the oldest entry may drain (FIFO, as x86-TSO's buffers).
+//  - gpu: entries for different locations drain in any order; entries for one location drain
+//    in program order, so the drainable entries are the oldest one of each location.
+// A load by the owning thread sees its own newest buffered store to the location.
+#pragma once
+
+#include "fencelab/frontend/types.h"
+#include "fencelab/machine/location.h"
+
+#include <optional>
+#include <vector>
+
+namespace fencelab {
+
+enum class DrainOrder : uint8_t { Fifo, PerLocation };
+
+struct BufferedStore {
+  Location location;
+  Word value = 0;
+  friend bool operator==(const BufferedStore&, const BufferedStore&) = default;
+};
+
+class StoreBuffer {
+public:
+  void push(Location location, Word value) { m_entries.push_back({location, value}); }
+  /** The newest buffered store to `location`, if any. */
+  std::optional<Word> newest(Location location) const;
+  bool contains(Location location) const { return newest(location).has_value(); }
+  bool empty() const { return m_entries.empty(); }
+  size_t size() const { return m_entries.size(); }
+  const std::vector<BufferedStore>& entries() const { return m_entries; }
+
+  /** Positions (into entries()) of the stores allowed to drain next, oldest first. */
+  void drainable(DrainOrder order, std::vector<uint32_t>& out) const;
+  size_t drainable_count(DrainOrder order) const;
+  /** Removes and returns the entry at `position` (which must be drainable). */
+  BufferedStore take(uint32_t position);
+  /** Removes and returns, oldest first, every buffered store (to `location` only, if given). */
+  std::vector<BufferedStore> take_all(std::optional<Location> location = std::nullopt);
+  void clear() { m_entries.clear(); }
+
+private:
+  std::vector<BufferedStore> m_entries; ///< program order, oldest first
+};
+
+} // namespace fencelab

@@ -1,0 +1,77 @@
+#include "tso_model.h"
+
+#include <fmt/format.h>
+
+namespace fencelab {
+
+void TsoModel::begin_execution(ChoiceSource&) {
+  reset_buffers();
+  for (auto& instance : m_memory) instance.clear();
+  m_explanations.clear();
+}
+
+void TsoModel::init_instance(uint32_t instance, std::span<const Word> initial) {
+  if (instance >= m_memory.size()) m_memory.resize(instance + 1);
+  m_memory[instance].assign(initial.begin(), initial.end());
+}
+
+void TsoModel::explain(const ThreadRef& t, std::string text) {
+  if (!explaining()) return;
+  if (t.slot.value >= m_explanations.size()) m_explanations.resize(t.slot.value + 1);
+  m_explanations[t.slot.value] = std::move(text);
+}
+
+std::string TsoModel::explain_last(const ThreadRef& t) const {
+  return t.slot.value < m_explanations.size() ? m_explanations[t.slot.value] : std::string();
+}
+
+std::string TsoModel::drained_list(const std::vector<BufferedStore>& drained) const {
+  if (drained.empty()) return "its store buffer was empty";
+  std::string list;
+  for (const BufferedStore& s : drained) list += (list.empty() ? "" : ", ") + describe(s.location, &s.value);
+  return fmt::format("drained {} buffered store{} in order: {}", drained.size(), drained.size() == 1 ? "" : "s", list);
+}
+
+// A load reads the thread's own newest buffered store to the location, else memory.
+Word TsoModel::load(const ThreadRef& t, Location location, AccessMode) {
+  if (const StoreBuffer* b = find_buffer(t.slot)) {
+    if (const auto own = b->newest(location)) {
+      explain(t, "read its own buffered store, which no other thread can see yet");
+      return *own;
+    }
+  }
+  const Word value = m_memory[location.instance][location.index];
+  if (explaining()) explain(t, "read memory" + buffered_elsewhere(t.slot, location));
+  return value;
+}
+
+// Atomics drain the whole buffer first (x86 locked instructions), then act on memory.
+Word TsoModel::read_modify_write(const ThreadRef& t, Location location, Scope, const AtomicUpdate& update) {
+  const auto drained = drain_all(t.slot);
+  Word& cell = m_memory[location.instance][location.index];
+  const Word old = cell;
+  cell = update.apply(old);
+  if (explaining()) explain(t, drained_list(drained) + ", then updated memory atomically");
+  return old;
+}
+
+// Every fence drains the whole buffer (x86 MFENCE); tso has no scopes to distinguish.
+void TsoModel::fence(const ThreadRef& t, Scope) {
+  const auto drained = drain_all(t.slot);
+  if (explaining()) explain(t, drained_list(drained));
+}
+
+void TsoModel::barrier(std::span<const ThreadRef> participants) {
+  size_t count = 0;
+  for (const ThreadRef& t : participants) count += drain_all(t.slot).size();
+  if (explaining())
+    m_barrier_explanation = fmt::format("drained {} buffered store{} of its threads", count, count == 1 ? "" : "s");
+}
+
+void TsoModel::apply_drain(uint32_t, const BufferedStore& store) {
+  m_memory[store.location.instance][store.location.index] = store.value;
+}
+
+Word TsoModel::final_value(Location location) const { return m_memory[location.instance][location.index]; }
+
+} // namespace fencelab
