@@ -37,10 +37,20 @@ std::string write_temp(const std::string& name, const std::string& text) {
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
+/** The witness token `explore --json` gives for the outcome printed as `text`. */
+std::string witness_for(const std::string& file, const std::string& text, const std::string& model = "gpu") {
+  const auto r = fencelab("explore --json --model " + model + " " + file);
+  const size_t at = r.output.find("\"text\":\"" + text + "\"");
+  REQUIRE(at != std::string::npos);
+  const std::string key = "\"witness\":\"";
+  const size_t begin = r.output.find(key, at) + key.size();
+  return r.output.substr(begin, r.output.find('"', begin) - begin);
+}
+
 } // namespace
 
 TEST_CASE("explore prints the outcome table and exits 0 when expectations hold", "[cli]") {
-  const auto r = fencelab("explore " + kernel("fences/write_read_xy.cu"));
+  const auto r = fencelab("explore --model sc " + kernel("fences/write_read_xy.cu"));
   CHECK(r.exit_code == 0);
   CHECK(contains(r.output, "6 executions (exhaustive), 3 distinct outcomes"));
   CHECK(contains(r.output, "A=1 B=2"));
@@ -55,7 +65,7 @@ TEST_CASE("a failed expectation exits 1 with a witness", "[cli]") {
 __device__ int x = 0;
 __global__ void k() { int v = x; x = v + 1; }
 )");
-  const auto r = fencelab("explore " + path);
+  const auto r = fencelab("explore --model sc " + path);
   CHECK(r.exit_code == 1);
   CHECK(contains(r.output, "FAILS"));
   CHECK(contains(r.output, "violated by: x=1"));
@@ -83,18 +93,8 @@ TEST_CASE("run prints its seed and the same seed gives the same histogram", "[cl
   CHECK(contains(unseeded.output, "random executions (seed "));
 }
 
-/** The witness token `explore --json` gives for the outcome printed as `text`. */
-std::string witness_for(const std::string& file, const std::string& text) {
-  const auto r = fencelab("explore --json " + file);
-  const size_t at = r.output.find("\"text\":\"" + text + "\"");
-  REQUIRE(at != std::string::npos);
-  const std::string key = "\"witness\":\"";
-  const size_t begin = r.output.find(key, at) + key.size();
-  return r.output.substr(begin, r.output.find('"', begin) - begin);
-}
-
 TEST_CASE("replay --trace shows each step and the outcome", "[cli][replay]") {
-  const std::string token = witness_for(kernel("fences/write_read_xy.cu"), "A=10 B=2");
+  const std::string token = witness_for(kernel("fences/write_read_xy.cu"), "A=10 B=2", "sc");
   const auto r = fencelab("replay --trace " + kernel("fences/write_read_xy.cu") + " " + token);
   CHECK(r.exit_code == 0);
   CHECK(contains(r.output, "store  X = 10"));
@@ -115,4 +115,30 @@ TEST_CASE("list shows the catalogue", "[cli]") {
   const auto r = fencelab("list " + std::string(FENCELAB_SOURCE_DIR) + "/kernels");
   CHECK(r.exit_code == 0);
   CHECK(contains(r.output, "fences/write_read_xy.cu"));
+}
+
+TEST_CASE("explore --model sc,tso,gpu prints one table and marks gpu-only outcomes", "[cli][models]") {
+  const auto r = fencelab("explore --model sc,tso,gpu " + kernel("fences/write_read_xy.cu"));
+  CHECK(r.exit_code == 0);
+  CHECK(contains(r.output, "explore under sc, tso, gpu"));
+  // A=1 B=20: forbidden under sc and tso (both explored exhaustively), allowed under gpu.
+  const size_t row = r.output.find("A=1 B=20 ");
+  REQUIRE(row != std::string::npos);
+  const std::string line = r.output.substr(row, r.output.find('\n', row) - row);
+  CHECK(contains(line, "forbidden   forbidden"));
+  CHECK(contains(line, "<- only gpu"));
+  CHECK(contains(r.output, "expectations under gpu:"));
+}
+
+TEST_CASE("explain names the stale read and the fences that forbid it", "[cli][explain]") {
+  const std::string file = kernel("fences/write_read_xy.cu");
+  const auto r = fencelab("explain " + file + " " + witness_for(file, "A=1 B=20"));
+  CHECK(r.exit_code == 0);
+  CHECK(contains(r.output, "sequential consistency forbids this outcome"));
+  CHECK(contains(r.output, "read X=1 (line 30) although X=10 had already been written"));
+  CHECK(contains(r.output, "the read was stale"));
+  CHECK(contains(r.output, "in both threads, between the accesses, forbids this outcome"));
+  const std::string scoped = kernel("litmus/mp_block_fences_inter.cu");
+  const auto s = fencelab("explain " + scoped + " " + witness_for(scoped, "r0=1 r1=0"));
+  CHECK(contains(s.output, "use __threadfence() in both threads"));
 }

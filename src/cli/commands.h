@@ -22,7 +22,7 @@ enum ExitCode : int {
 /** Options every simulating subcommand takes. */
 struct CommonOptions {
   std::string file;
-  std::vector<std::string> models{"sc"};
+  std::vector<std::string> models{"gpu"};
   bool json = false;
   bool stats = false;
   MachineOptions machine;
@@ -40,5 +40,6 @@ void add_run_command(CLI::App& app, int& exit_code);
 void add_explore_command(CLI::App& app, int& exit_code);
 void add_replay_command(CLI::App& app, int& exit_code);
 void add_list_command(CLI::App& app, int& exit_code);
+void add_explain_command(CLI::App& app, int& exit_code);
 
 } // namespace fencelab::cli

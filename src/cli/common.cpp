@@ -11,7 +11,7 @@ namespace fencelab::cli {
 
 void add_common_options(CLI::App& command, CommonOptions& options) {
   command.add_option("file", options.file, "kernel file (.cu with //@ directives)")->required();
-  command.add_option("--model", options.models, "memory model(s): sc, tso, gpu (comma-separated)")
+  command.add_option("--model", options.models, "memory model(s): sc, tso, gpu (comma-separated; default gpu)")
       ->delimiter(',');
   command.add_flag("--json", options.json, "print JSON (schema: docs/json.md)");
   command.add_flag("--stats", options.stats, "print executions, events, rates and peak memory");

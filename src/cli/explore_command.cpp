@@ -6,6 +6,7 @@
 #include "fencelab/report/report.h"
 
 #include <algorithm>
+#include <fmt/format.h>
 #include <iostream>
 #include <random>
 
@@ -26,24 +27,39 @@ int execute(const ExploreCommandOptions& options, ExplorationMode mode) {
   if (program == nullptr) return kBadInput;
   Machine machine(*program, options.common.machine);
   int exit_code = kSuccess;
-  bool first = true;
+  const ReportOptions report{options.common.stats, mode == ExplorationMode::Random ? "run" : "explore"};
+  std::vector<ModelRun> runs;
   for (const std::string& model_name : options.common.models) {
     const auto model = create_model(model_name);
-    const ExplorationResult result = mode == ExplorationMode::Random
-                                         ? explore_random(machine, *model, options.random)
-                                         : explore_exhaustive(machine, *model, options.exhaustive);
-    const auto expectations = check_expectations(*program, result);
-    const ReportOptions report{options.common.stats, mode == ExplorationMode::Random ? "run" : "explore"};
-    if (!first && !options.common.json) std::cout << '\n';
-    first = false;
+    ModelRun run;
+    run.result = mode == ExplorationMode::Random ? explore_random(machine, *model, options.random)
+                                                 : explore_exhaustive(machine, *model, options.exhaustive);
+    run.expectations = check_expectations(*program, run.result);
+    const ExplorationResult& result = run.result;
+    const auto& expectations = run.expectations;
+    // JSON: one document per model, each on its own line.
     if (options.common.json) print_exploration_json(std::cout, *program, result, expectations, report);
-    else print_exploration_text(std::cout, *program, result, expectations, report);
     const bool failed = std::any_of(expectations.begin(), expectations.end(),
                                     [](const ExpectationResult& e) { return e.verdict == Verdict::Fails; });
     const bool errors = std::any_of(result.outcomes.begin(), result.outcomes.end(), [](const OutcomeCount& o) {
       return o.outcome.status != ExecutionStatus::Completed;
     });
     if (failed || errors) exit_code = kFindings;
+    runs.push_back(std::move(run));
+  }
+  if (!options.common.json) {
+    if (runs.size() == 1) print_exploration_text(std::cout, *program, runs[0].result, runs[0].expectations, report);
+    else print_comparison_text(std::cout, *program, runs, report);
+    // Expectations for models not run here are not silently ignored.
+    std::vector<std::string> unchecked;
+    for (const Expectation& e : program->expectations)
+      for (const std::string& m : e.models)
+        if (std::find(options.common.models.begin(), options.common.models.end(), m) == options.common.models.end() &&
+            std::find(unchecked.begin(), unchecked.end(), m) == unchecked.end())
+          unchecked.push_back(m);
+    if (!unchecked.empty())
+      std::cout << "\nnote: the file also has expectations under " << fmt::format("{}", fmt::join(unchecked, ", "))
+                << ", not checked here (add --model " << fmt::format("{}", fmt::join(unchecked, ",")) << ")\n";
   }
   return exit_code;
 }
@@ -55,6 +71,10 @@ void add_run_command(CLI::App& app, int& exit_code) {
   CLI::App* command = app.add_subcommand("run", "run random schedules and print the outcome histogram");
   add_common_options(*command, options->common);
   command->add_option("--runs", options->random.runs, "number of executions")->check(CLI::PositiveNumber);
+  command->add_option("--bias", options->random.bias,
+                      "probability of the common case (newest value, prompt drain) at a weak-memory "
+                      "decision; 0 is uniform")
+      ->check(CLI::Range(0.0, 1.0));
   command->add_option("--seed", options->random.seed, "generator seed (printed; default: random)")
       ->each([options](const std::string&) { options->seed_given = true; });
   command->callback([options, &exit_code] {

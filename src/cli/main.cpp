@@ -14,6 +14,7 @@ int main(int argc, char** argv) {
   add_explore_command(app, exit_code);
   add_replay_command(app, exit_code);
   add_list_command(app, exit_code);
+  add_explain_command(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -37,9 +37,10 @@ private:
 
 class RandomChoices final : public ChoiceSource {
 public:
-  explicit RandomChoices(uint64_t seed) : m_random(seed) {}
-  uint32_t choose(uint32_t options, ChoiceKind) override {
-    const uint32_t c = m_random.below(options);
+  RandomChoices(uint64_t seed, double bias) : m_random(seed), m_bias(bias) {}
+  uint32_t choose(uint32_t options, ChoiceKind, uint32_t common) override {
+    const bool take_common = common > 0 && m_bias > 0 && m_random.unit() < m_bias;
+    const uint32_t c = take_common ? m_random.below(common) : m_random.below(options);
     m_taken.push_back(c);
     return c;
   }
@@ -47,6 +48,7 @@ public:
 
 private:
   SplitMix64 m_random;
+  double m_bias;
   std::vector<uint32_t> m_taken;
 };
 
@@ -57,7 +59,7 @@ private:
  */
 class DepthFirstChoices final : public ChoiceSource {
 public:
-  uint32_t choose(uint32_t options, ChoiceKind) override {
+  uint32_t choose(uint32_t options, ChoiceKind, uint32_t) override {
     if (m_position < m_stack.size()) {
       Decision& d = m_stack[m_position++];
       // A deterministic Machine offers the same options at the same point of the same prefix.
@@ -96,7 +98,7 @@ private:
 class ReplayChoices final : public ChoiceSource {
 public:
   explicit ReplayChoices(const std::vector<uint32_t>& choices) : m_choices(choices) {}
-  uint32_t choose(uint32_t options, ChoiceKind kind) override {
+  uint32_t choose(uint32_t options, ChoiceKind kind, uint32_t) override {
     if (m_position >= m_choices.size()) {
       if (m_error.empty())
         m_error = "the token ends before the execution does: it was made for another kernel or options";
@@ -134,7 +136,7 @@ ExplorationResult explore_random(Machine& machine, MemoryModel& model, const Ran
   result.model = model.name();
   result.seed = options.seed;
   OutcomeTable table;
-  RandomChoices choices(options.seed);
+  RandomChoices choices(options.seed, options.bias);
   for (uint64_t run = 0; run < options.runs; ++run) {
     choices.taken().clear();
     const ExecutionResult execution = machine.run(model, choices);

@@ -134,18 +134,27 @@ ExecutionResult Machine::Impl::run(MemoryModel& the_model, ChoiceSource& the_cho
                             options.max_steps);
       break;
     }
-    const uint32_t pick = options_count == 1 ? 0 : choices->choose(options_count, ChoiceKind::Schedule);
-    if (pick < ready.size()) {
-      const uint32_t slot = ready[pick];
-      ready[pick] = ready.back();
+    // Options: the model's own steps (draining buffered stores) first, then the ready threads.
+    const uint32_t pick =
+        options_count == 1 ? 0 : choices->choose(options_count, ChoiceKind::Schedule, model_steps);
+    if (pick >= model_steps) {
+      const uint32_t index = pick - model_steps;
+      const uint32_t slot = ready[index];
+      ready[index] = ready.back();
       ready.pop_back();
       resume(threads[slot]);
     } else {
-      const uint32_t step = pick - static_cast<uint32_t>(ready.size());
+      const uint32_t step = pick;
       if (observing()) {
+        const MemoryModel::InternalStep described = model->describe_internal_step(step);
         Event e;
         e.kind = EventKind::ModelStep;
-        e.text = model->describe_internal_step(step);
+        e.thread = described.thread;
+        e.location = described.location;
+        e.location_name = layout.describe(described.location);
+        e.type = layout.element_type(described.location);
+        e.value = described.value;
+        e.text = described.text;
         emit(std::move(e));
       }
       model->internal_step(step);

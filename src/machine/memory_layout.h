@@ -31,6 +31,10 @@ public:
   std::string describe(Location location) const;
   /** "X=10": a location and a canonical word of its element type. */
   std::string describe_value(Location location, Word value) const;
+  /** The element type stored at a location. */
+  const Type& element_type(Location location) const {
+    return m_program.memory_objects[object_of_instance(location.instance)].element_type;
+  }
   /** The object an instance belongs to. */
   uint32_t object_of_instance(uint32_t instance) const;
 

@@ -88,11 +88,12 @@ void BufferedModel::internal_step(uint32_t index) {
   note_maybe_empty(slot);
 }
 
-std::string BufferedModel::describe_internal_step(uint32_t index) const {
+MemoryModel::InternalStep BufferedModel::describe_internal_step(uint32_t index) const {
   const auto [slot, position] = locate_step(index);
   const BufferedStore& store = m_buffers[slot].entries()[position];
-  return fmt::format("{} drains from thread {}'s store buffer to memory", describe(store.location, &store.value),
-                     owner(slot).to_string());
+  return InternalStep{owner(slot), store.location, store.value,
+                      fmt::format("{} drains from thread {}'s store buffer to memory",
+                                  describe(store.location, &store.value), owner(slot).to_string())};
 }
 
 std::string BufferedModel::buffered_elsewhere(ThreadSlot reader, Location location) const {

@@ -96,7 +96,7 @@ Word GpuModel::load(const ThreadRef& t, Location location, AccessMode) {
   const uint32_t newest = m_histories.size(location) - 1;
   const uint32_t oldest = std::min(v.get(location), newest);
   const uint32_t options = newest - oldest + 1;
-  const uint32_t back = options > 1 ? m_choices->choose(options, ChoiceKind::ReadFrom) : 0;
+  const uint32_t back = options > 1 ? m_choices->choose(options, ChoiceKind::ReadFrom, 1) : 0;
   const uint32_t index = newest - back;
   v.raise(location, index);
   const HistoryEntry read = m_histories.entry(location, index);

@@ -114,7 +114,8 @@ void print_trace_text(std::ostream& out, const Program& program, const std::stri
     fmt::print(out, "  {:>4}  {:<9} {:>5}  {}\n", numbered ? fmt::format("{}", ++step) : "",
                e.kind == EventKind::ModelStep || e.kind == EventKind::BarrierRelease ? "" : e.thread.to_string(),
                line, what);
-    if (!e.text.empty() && e.kind == EventKind::Load) fmt::print(out, "  {:>4}  {:<9} {:>5}  ({})\n", "", "", "", e.text);
+    const bool explained = e.kind == EventKind::Load || e.kind == EventKind::Fence || e.kind == EventKind::Atomic;
+    if (!e.text.empty() && explained) fmt::print(out, "  {:>4}  {:<9} {:>5}  ({})\n", "", "", "", e.text);
   }
   fmt::print(out, "\noutcome: {}\n", execution.outcome.to_string(program));
   if (execution.error) out << render_diagnostic(execution.error->diagnostic, file);

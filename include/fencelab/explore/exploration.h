@@ -36,6 +36,9 @@ struct ExplorationResult {
 struct RandomOptions {
   uint64_t runs = 1000;
   uint64_t seed = 1;
+  /** Probability of taking the common case (the newest value, a prompt drain) where a
+   *  decision has one; otherwise every option is equally likely. 0 is uniform. */
+  double bias = 0.5;
 };
 
 struct ExhaustiveOptions {
@@ -71,6 +74,8 @@ public:
   /** Uniform in [0, bound): Lemire's multiply-shift on the top 32 bits (bias below 2^-32 x
    *  bound, far under what a histogram can show). */
   uint32_t below(uint32_t bound) { return uint32_t(((next() >> 32) * bound) >> 32); }
+  /** Uniform in [0, 1). */
+  double unit() { return double(next() >> 11) * 0x1.0p-53; }
 
 private:
   uint64_t m_state;

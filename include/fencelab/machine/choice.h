@@ -27,8 +27,10 @@ const char* choice_kind_name(ChoiceKind kind);
 class ChoiceSource {
 public:
   virtual ~ChoiceSource() = default;
-  /** Returns a number in [0, options); `options` is at least 2. */
-  virtual uint32_t choose(uint32_t options, ChoiceKind kind) = 0;
+  /** Returns a number in [0, options); `options` is at least 2. The first `common` options
+   *  are the usual case (the newest value; draining a buffered store promptly): a biased
+   *  random explorer favours them, the others ignore the hint. */
+  virtual uint32_t choose(uint32_t options, ChoiceKind kind, uint32_t common = 0) = 0;
 };
 
 } // namespace fencelab

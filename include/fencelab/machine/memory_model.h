@@ -70,8 +70,14 @@ public:
    *  Machine offers them to the scheduler beside the threads' next events. */
   virtual uint32_t internal_step_count() const { return 0; }
   virtual void internal_step(uint32_t index) {}
-  /** A short description of internal step `index`, for traces. */
-  virtual std::string describe_internal_step(uint32_t index) const { return {}; }
+  /** What internal step `index` would do, for traces: the store it makes visible. */
+  struct InternalStep {
+    ThreadId thread;   ///< whose buffered store
+    Location location;
+    Word value = 0;
+    std::string text;  ///< e.g. "X=10 drains from thread (0,0,0)'s store buffer to memory"
+  };
+  virtual InternalStep describe_internal_step(uint32_t index) const { return {}; }
 
   /** After the kernel ends: every buffer has drained; the value the host reads. */
   virtual void finish_execution() {}

@@ -46,6 +46,16 @@ void print_exploration_json(std::ostream& out, const Program& program, const Exp
                             const std::vector<ExpectationResult>& expectations,
                             const ReportOptions& options);
 
+/** One exploration per model, side by side: a column per model (execution count, or
+ *  forbidden / not seen), outcomes that only weaker models allow marked, then each model's
+ *  expectations. Models are in the order given, strongest first by convention. */
+struct ModelRun {
+  ExplorationResult result;
+  std::vector<ExpectationResult> expectations;
+};
+void print_comparison_text(std::ostream& out, const Program& program, const std::vector<ModelRun>& runs,
+                           const ReportOptions& options);
+
 void print_trace_text(std::ostream& out, const Program& program, const std::string& token,
                       const std::vector<Event>& events, const ExecutionResult& execution);
 void print_trace_json(std::ostream& out, const Program& program, const std::string& token,

@@ -1,0 +1,64 @@
+// `fencelab explain FILE TOKEN`: a witness in a few plain sentences.
+#include "commands.h"
+
+#include "fencelab/explore/explanation.h"
+#include "fencelab/explore/exploration.h"
+#include "fencelab/report/report.h"
+
+#include <fmt/format.h>
+#include <iostream>
+
+namespace fencelab::cli {
+
+namespace {
+
+struct ExplainOptions {
+  CommonOptions common;
+  std::string token;
+};
+
+int execute(const ExplainOptions& options) {
+  std::string error;
+  const auto token = ReplayToken::decode(options.token, error);
+  if (!token) {
+    fmt::print(stderr, "fencelab: error: bad replay token '{}': {}\n", options.token, error);
+    return kBadInput;
+  }
+  if (!check_models({token->model})) return kBadInput;
+  const auto program = load_program(options.common.file);
+  if (program == nullptr) return kBadInput;
+  Machine machine(*program, options.common.machine);
+  const auto model = create_model(token->model);
+  TraceRecorder recorder;
+  ReplayError replay_error;
+  const auto execution = replay(machine, *model, *token, &recorder, replay_error);
+  if (!execution) {
+    fmt::print(stderr, "fencelab: error: cannot replay '{}': {}\n", options.token, replay_error.message);
+    return kBadInput;
+  }
+  // Is the outcome reachable without weak memory? Ask sc, exhaustively (bounded).
+  ExplanationContext context{token->model, false};
+  const auto sc = create_model("sc");
+  const ExplorationResult under_sc = explore_exhaustive(machine, *sc, ExhaustiveOptions{100'000});
+  for (const OutcomeCount& o : under_sc.outcomes) context.reachable_under_sc |= o.outcome == execution->outcome;
+
+  fmt::print("outcome {} under {} ({}):\n", execution->outcome.to_string(*program), token->model, options.token);
+  if (!context.reachable_under_sc)
+    fmt::print("  sequential consistency {} this outcome.\n",
+               under_sc.complete ? "forbids" : "did not reach (in a bounded search)");
+  for (const std::string& sentence : explain_execution(*program, recorder.events(), context))
+    fmt::print("  {}\n", sentence);
+  return kSuccess;
+}
+
+} // namespace
+
+void add_explain_command(CLI::App& app, int& exit_code) {
+  auto options = std::make_shared<ExplainOptions>();
+  CLI::App* command = app.add_subcommand("explain", "explain a witness in plain sentences");
+  add_common_options(*command, options->common);
+  command->add_option("token", options->token, "replay token, e.g. gpu:001001")->required();
+  command->callback([options, &exit_code] { exit_code = execute(*options); });
+}
+
+} // namespace fencelab::cli

@@ -1,0 +1,94 @@
+// The side-by-side table of `explore --model sc,tso,gpu`.
+#include "fencelab/report/report.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+#include <map>
+
+namespace fencelab {
+
+namespace {
+
+std::string dim3(const Dim3& d) { return fmt::format("({},{},{})", d.x, d.y, d.z); }
+
+std::string search_summary(const ExplorationResult& r) {
+  if (r.mode == ExplorationMode::Random) return fmt::format("{} random executions", r.executions);
+  return fmt::format("{} executions{}", r.executions, r.complete ? " (exhaustive)" : " (cut short)");
+}
+
+/** What a model's column says for an outcome it did not reach. */
+std::string absent(const ExplorationResult& r) {
+  return r.mode == ExplorationMode::Exhaustive && r.complete ? "forbidden" : "not seen";
+}
+
+} // namespace
+
+void print_comparison_text(std::ostream& out, const Program& program, const std::vector<ModelRun>& runs,
+                           const ReportOptions& options) {
+  const LaunchConfig& launch = program.launch;
+  std::string names;
+  for (const ModelRun& run : runs) names += (names.empty() ? "" : ", ") + run.result.model;
+  fmt::print(out, "{}: {} under {}, kernel {}, grid {} block {}\n", program.source->path(), options.command,
+             names, launch.kernel->name, dim3(launch.grid), dim3(launch.block));
+  for (const ModelRun& run : runs) fmt::print(out, "  {}: {}\n", run.result.model, search_summary(run.result));
+  out << '\n';
+
+  // Every outcome any model reached, with its count per model and a witness from the first
+  // model (in the order given) that reached it.
+  struct Row {
+    std::vector<const OutcomeCount*> per_model;
+  };
+  std::map<Outcome, Row> rows;
+  for (size_t m = 0; m < runs.size(); ++m)
+    for (const OutcomeCount& o : runs[m].result.outcomes) {
+      Row& row = rows[o.outcome];
+      row.per_model.resize(runs.size(), nullptr);
+      row.per_model[m] = &o;
+    }
+
+  size_t width = 7;
+  for (const auto& [outcome, row] : rows) width = std::max(width, outcome.to_string(program).size());
+  fmt::print(out, "  {:<{}}", "outcome", width);
+  for (const ModelRun& run : runs) fmt::print(out, "  {:>10}", run.result.model);
+  fmt::print(out, "  witness\n");
+  for (const auto& [outcome, row] : rows) {
+    fmt::print(out, "  {:<{}}", outcome.to_string(program), width);
+    const OutcomeCount* witness = nullptr;
+    std::vector<std::string> only;
+    for (size_t m = 0; m < runs.size(); ++m) {
+      const OutcomeCount* o = row.per_model[m];
+      fmt::print(out, "  {:>10}", o ? fmt::format("{}", o->executions) : absent(runs[m].result));
+      if (o && !witness) witness = o;
+      if (o) only.push_back(runs[m].result.model);
+    }
+    // An outcome the first (strongest) model does not allow but a later one does is weak
+    // memory at work: mark it with the models that allow it.
+    const bool weak = row.per_model.front() == nullptr;
+    fmt::print(out, "  {}{}\n", witness ? witness->witness.encode() : "",
+               weak ? fmt::format("   <- only {}", fmt::join(only, ", ")) : "");
+  }
+
+  for (const ModelRun& run : runs) {
+    if (run.expectations.empty()) continue;
+    fmt::print(out, "\nexpectations under {}:\n", run.result.model);
+    for (const ExpectationResult& e : run.expectations) {
+      const LineColumn at = program.source->position(e.expectation->range.begin);
+      fmt::print(out, "  {:<8} line {}: {}\n", verdict_name(e.verdict), at.line, e.expectation->text);
+      fmt::print(out, "           {}{}\n", e.detail,
+                 e.witness ? fmt::format(" (witness {})", e.witness->encode()) : std::string());
+    }
+  }
+  if (options.stats) {
+    for (const ModelRun& run : runs) {
+      const RunStats s = RunStats::of(run.result);
+      const double seconds = std::max(s.seconds, 1e-9);
+      fmt::print(out, "\nstats ({}): {} executions, {} events in {:.3f} s; {:.0f} executions/s, {:.0f} events/s",
+                 run.result.model, s.executions, s.events, s.seconds, double(s.executions) / seconds,
+                 double(s.events) / seconds);
+    }
+    fmt::print(out, "; peak memory {:.1f} MiB\n", double(current_peak_memory_bytes()) / (1024.0 * 1024.0));
+  }
+}
+
+} // namespace fencelab

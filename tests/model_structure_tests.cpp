@@ -1,0 +1,112 @@
+// Property tests of the models' core structures against plain oracles, over random operation
+// sequences: the store buffer against a list, views against a map.
+#include "fencelab/explore/exploration.h"
+#include "models/store_buffer.h"
+#include "models/view.h"
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <list>
+#include <map>
+
+using namespace fencelab;
+
+namespace {
+
+Location random_location(SplitMix64& random) { return Location{random.below(3), random.below(4)}; }
+
+/** The oracle's drainable stores: FIFO: the oldest; per location: the oldest of each location. */
+std::vector<BufferedStore> oracle_drainable(const std::list<BufferedStore>& oracle, DrainOrder order) {
+  std::vector<BufferedStore> out;
+  for (const BufferedStore& s : oracle) {
+    if (order == DrainOrder::Fifo && !out.empty()) break;
+    const bool seen = std::any_of(out.begin(), out.end(), [&s](const BufferedStore& o) { return o.location == s.location; });
+    if (!seen) out.push_back(s);
+  }
+  return out;
+}
+
+} // namespace
+
+TEST_CASE("the store buffer behaves as a list of pending stores", "[models][property]") {
+  for (const DrainOrder order : {DrainOrder::Fifo, DrainOrder::PerLocation}) {
+    for (uint64_t seed = 1; seed <= 200; ++seed) {
+      SplitMix64 random(seed);
+      StoreBuffer buffer;
+      std::list<BufferedStore> oracle;
+      std::vector<uint32_t> positions;
+      for (int step = 0; step < 60; ++step) {
+        const uint32_t action = random.below(4);
+        if (action <= 1) {
+          const BufferedStore s{random_location(random), random.next() % 100};
+          buffer.push(s.location, s.value);
+          oracle.push_back(s);
+        } else if (action == 2 && !oracle.empty()) {
+          // Drain a random drainable store; it must be one the oracle allows.
+          buffer.drainable(order, positions);
+          const auto allowed = oracle_drainable(oracle, order);
+          REQUIRE(positions.size() == allowed.size());
+          const uint32_t pick = random.below(uint32_t(positions.size()));
+          const BufferedStore taken = buffer.take(positions[pick]);
+          const auto it = std::find(oracle.begin(), oracle.end(), taken);
+          REQUIRE(it != oracle.end());
+          CHECK(std::find(allowed.begin(), allowed.end(), taken) != allowed.end());
+          oracle.erase(it);
+        } else if (action == 3) {
+          // A load by the owner sees its newest buffered store to the location.
+          const Location l = random_location(random);
+          std::optional<Word> expected;
+          for (const BufferedStore& s : oracle)
+            if (s.location == l) expected = s.value;
+          CHECK(buffer.newest(l) == expected);
+        }
+        REQUIRE(buffer.size() == oracle.size());
+        CHECK(std::equal(buffer.entries().begin(), buffer.entries().end(), oracle.begin()));
+      }
+      // Draining one location keeps the others in program order.
+      const Location l = random_location(random);
+      const auto drained = buffer.take_all(l);
+      std::vector<BufferedStore> expected_drained;
+      for (auto it = oracle.begin(); it != oracle.end();) {
+        if (it->location == l) {
+          expected_drained.push_back(*it);
+          it = oracle.erase(it);
+        } else {
+          ++it;
+        }
+      }
+      CHECK(drained == expected_drained);
+      CHECK(std::equal(buffer.entries().begin(), buffer.entries().end(), oracle.begin(), oracle.end()));
+    }
+  }
+}
+
+TEST_CASE("views behave as a map from location to the oldest readable entry", "[models][property]") {
+  for (uint64_t seed = 1; seed <= 200; ++seed) {
+    SplitMix64 random(seed);
+    View a, b;
+    std::map<uint64_t, uint32_t> oracle_a, oracle_b;
+    auto raise = [](View& v, std::map<uint64_t, uint32_t>& m, Location l, uint32_t i) {
+      v.raise(l, i);
+      if (i > 0) m[l.key()] = std::max(m[l.key()], i);
+    };
+    for (int step = 0; step < 80; ++step) {
+      const Location l = random_location(random);
+      switch (random.below(4)) {
+      case 0: raise(a, oracle_a, l, random.below(6)); break;
+      case 1: raise(b, oracle_b, l, random.below(6)); break;
+      case 2:
+        a.join(b);
+        for (const auto& [key, index] : oracle_b) oracle_a[key] = std::max(oracle_a[key], index);
+        break;
+      default: {
+        const auto it = oracle_a.find(l.key());
+        CHECK(a.get(l) == (it == oracle_a.end() ? 0 : it->second));
+      }
+      }
+      REQUIRE(a.size() == oracle_a.size());
+      CHECK(std::equal(a.entries().begin(), a.entries().end(), oracle_a.begin(),
+                       [](const auto& x, const auto& y) { return x.first == y.first && x.second == y.second; }));
+    }
+  }
+}
