@@ -11,9 +11,12 @@ struct ProcessResult {
   std::string output;
 };
 
-ProcessResult fencelab(const std::string& arguments) {
+/** Runs fencelab; stderr joins stdout unless `with_stderr` is false (sanitized builds print a
+ *  warning with the process id there). */
+ProcessResult fencelab(const std::string& arguments, bool with_stderr = true) {
   ProcessResult result;
-  const std::string command = std::string(FENCELAB_BINARY) + " " + arguments + " 2>&1";
+  const std::string command =
+      std::string(FENCELAB_BINARY) + " " + arguments + (with_stderr ? " 2>&1" : " 2>/dev/null");
   FILE* pipe = ::popen(command.c_str(), "r");
   REQUIRE(pipe != nullptr);
   char buffer[4096];
@@ -84,8 +87,8 @@ TEST_CASE("bad input exits 2 with file:line:col and a caret", "[cli]") {
 }
 
 TEST_CASE("run prints its seed and the same seed gives the same histogram", "[cli]") {
-  const auto a = fencelab("run --runs 2000 --seed 11 " + kernel("fences/write_read_xy.cu"));
-  const auto b = fencelab("run --runs 2000 --seed 11 " + kernel("fences/write_read_xy.cu"));
+  const auto a = fencelab("run --runs 2000 --seed 11 " + kernel("fences/write_read_xy.cu"), false);
+  const auto b = fencelab("run --runs 2000 --seed 11 " + kernel("fences/write_read_xy.cu"), false);
   CHECK(a.exit_code == 0);
   CHECK(contains(a.output, "(seed 11)"));
   CHECK(a.output == b.output);
@@ -102,7 +105,7 @@ TEST_CASE("replay --trace shows each step and the outcome", "[cli][replay]") {
   CHECK(contains(r.output, "outcome: A=10 B=2"));
 }
 
-TEST_CASE("--json output carries the schema version and outcomes", "[cli][json]") {
+TEST_CASE("JSON output (--json) carries the schema version and outcomes", "[cli][json]") {
   const auto r = fencelab("explore --json " + kernel("fences/write_read_xy.cu"));
   CHECK(r.exit_code == 0);
   CHECK(contains(r.output, R"("schema":1)"));
@@ -135,7 +138,8 @@ TEST_CASE("explain names the stale read and the fences that forbid it", "[cli][e
   const auto r = fencelab("explain " + file + " " + witness_for(file, "A=1 B=20"));
   CHECK(r.exit_code == 0);
   CHECK(contains(r.output, "sequential consistency forbids this outcome"));
-  CHECK(contains(r.output, "read X=1 (line 30) although X=10 had already been written"));
+  CHECK(contains(r.output, "read X=1 (line "));
+  CHECK(contains(r.output, "although X=10 had already been written"));
   CHECK(contains(r.output, "the read was stale"));
   CHECK(contains(r.output, "in both threads, between the accesses, forbids this outcome"));
   const std::string scoped = kernel("litmus/mp_block_fences_inter.cu");

@@ -242,7 +242,7 @@ __global__ void k() {
   y = 3;
   g(1, 2);
   float* f = &H;
-  x = __shfl_sync(0xffffffff, x, 0);
+  x = __shfl_sync(0xffffffff, p, 0);
   __syncthreads(1);
   break;
 }
@@ -256,8 +256,8 @@ __global__ void k() {
         "k.cu:11:3: error: unknown identifier 'y'\n"
         "k.cu:12:3: error: function 'g' takes 1 argument, but 2 were given\n"
         "k.cu:13:14: error: cannot convert 'short*' to 'float*' in the initializer of 'f'\n"
-        "k.cu:14:7: error: not supported yet: warp operation '__shfl_sync' (warp operations arrive with warp "
-        "support)\n"
+        "k.cu:14:31: error: '__shfl_sync' shuffles int, unsigned, long long, unsigned long long, float or "
+        "double values, not 'int*'\n"
         "k.cu:15:3: error: '__syncthreads' takes 0 arguments, but 1 was given\n"
         "k.cu:16:3: error: break outside a loop or switch\n");
 }

@@ -19,6 +19,10 @@
 // fencelab
 // ignores #include lines.
 //
+// Weak models: tso and gpu give the same two outcomes: every access is an atomic
+// read-modify-write, which reads the newest entry of its location's history, so the models
+// differ only in what the atomics would order, and nothing else is read.
+//
 //@ launch grid=1 block=4
 //@ arg counters: int[7] = {0, 0, 100, 0, 0, -1, 0}
 //@ arg values: float[1] = zeros
@@ -27,6 +31,10 @@
 //@ expect sc: exactly \
 //@   counters[0]=3 counters[1]=2 counters[2]=0 counters[3]=1 counters[4]=7 counters[5]=-8 counters[6]=7 \
 //@ | counters[0]=3 counters[1]=2 counters[2]=0 counters[3]=2 counters[4]=7 counters[5]=-8 counters[6]=7
+//@ expect tso,gpu: always counters[0] == 3 && counters[1] == 2 && counters[2] == 0 \
+//@   && (counters[3] == 1 || counters[3] == 2) && counters[4] == 7 && counters[5] == -8 && counters[6] == 7
+//@ expect tso,gpu: reachable counters[3]=1
+//@ expect tso,gpu: reachable counters[3]=2
 
 #include <cstdio>
 

@@ -19,6 +19,9 @@
 // fencelab
 // ignores #include lines.
 //
+// Weak models: one thread, so tso and gpu give the same single outcome (a thread reads its own
+// atomic results).
+//
 //@ launch grid=1 block=1
 //@ arg data: int[1] = zeros
 //@ arg results: int[1] = zeros
@@ -26,6 +29,7 @@
 //@ arg N = 1
 //@ observe data[0] error_count[0]
 //@ expect sc: exactly data[0]=1000 error_count[0]=1
+//@ expect tso,gpu: exactly data[0]=1000 error_count[0]=1
 
 #include <cstdio>
 

@@ -9,11 +9,15 @@
 // Status: correct.
 // Launch: 2 blocks of 2, N = 3: block 0 adds 2, block 1 adds 1; the counter ends at 3.
 //
+// Weak models: tso and gpu give exactly 3 too (exhaustive): the shared atomics read the newest
+// entry, and the second __syncthreads() gives thread 0 a view that includes all of them.
+//
 //@ launch grid=2 block=2
 //@ arg global_counter: int[1] = zeros
 //@ arg N = 3
 //@ observe global_counter[0]
 //@ expect sc: exactly global_counter[0]=3
+//@ expect tso,gpu: exactly global_counter[0]=3
 
 __global__ void reduced_contention_atomics(int* global_counter, int N) {
     __shared__ int block_counter;

@@ -14,6 +14,8 @@
 // `__syncthreads{};` -> `__syncthreads();`; each `...` placeholder -> the comment `// ...`.
 // Nothing is observed: the kernel has no memory effects; the point is the diagnostic.
 //
+// Weak models: nothing to add; the kernel makes no memory accesses, so tso and gpu behave as sc.
+//
 // fencelab-note: barrier divergence; its expectation awaits the barrier-divergence and
 // deadlock checkers, so there are no expect lines.
 //@ launch grid=1 block=4

@@ -16,6 +16,10 @@
 // fencelab
 // ignores #include lines.
 //
+// Weak models: nothing observable (the kernel observes nothing). Under gpu the plain reads of
+// data_count and buffer[pos] may also return stale values between barriers (atomics do not
+// order, Guide 10.14); the barriers drain buffers and join views.
+//
 // fencelab-note: barrier divergence / deadlock; its expectation awaits the barrier and
 // deadlock checkers, so there are no expect lines.
 //@ launch grid=1 block=4

@@ -12,6 +12,10 @@
 // The kernel writes only shared memory, so there is nothing to observe; the race is for the
 // race detector.
 //
+// Weak models: nothing observable (only shared memory is written). Under tso and gpu the race
+// between Example 1's reads and Example 2's writes can additionally return the old value after
+// the new one was written (store buffers), which sc shows by timing alone.
+//
 // fencelab-note: no observable outcome; the shared-memory race awaits the race detector, so
 // there are no expect lines.
 //@ launch grid=1 block=4

@@ -18,6 +18,11 @@
 // The fix is in last_block_done_sum_fixed.cu.
 // Added: calculatePartialSum and calculateTotalSum (marked), which the Guide leaves undefined.
 //
+// Weak models: tso always gives 21 (atomics and fences drain the FIFO buffer, loads read memory:
+// no message-passing reordering). gpu adds every total the last block can form from its own
+// partial sum (its thread 0 reads its own store) plus any subset of the others': 3, 7, 10, 11,
+// 14, 18 (witness for 18 in `fencelab run --model gpu --seed 1`). count is 0 in every model.
+//
 //@ launch grid=3 block=2
 //@ arg array: float[6] = {1, 2, 3, 4, 5, 6}
 //@ arg N = 6
@@ -25,6 +30,11 @@
 //@ observe result[0] count
 //@ expect sc: always result[0] == 21 && count == 0
 //@ expect gpu: reachable result[0]=18
+//@ expect tso: always result[0] == 21 && count == 0
+//@ expect gpu: always count == 0
+//@ expect gpu: always result[0] == 3 || result[0] == 7 || result[0] == 10 || result[0] == 11 \
+//@   || result[0] == 14 || result[0] == 18 || result[0] == 21
+//@ expect gpu: reachable result[0]=14
 
 // Added by fencelab (the Guide calls these but does not define them): the smallest
 // completion. calculatePartialSum: each calling thread sums its block's blockDim.x

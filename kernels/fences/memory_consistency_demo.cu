@@ -18,12 +18,19 @@
 // fencelab
 // ignores #include lines.
 //
+// Weak models: tso and gpu give exactly value=0 (exhaustive): the stale -1 is unreachable.
+// This is LITMUS.md MP+fences+atomic-flag (gpu F): the producer's fence drains data[0] before
+// the flag and publishes its view; the consumer's fence after the spin joins it. Without the
+// consumer's fence the flag read (a relaxed atomic, Guide 10.14) would order nothing and -1
+// would be reachable (MP+atomic-flag, gpu A).
+//
 //@ launch grid=1 block=2
 //@ arg flags: int[2] = zeros
 //@ arg data: int[2] = -1
 //@ arg N = 2
 //@ observe memory_consistency_demo.value
 //@ expect sc: exactly value=0
+//@ expect tso,gpu: exactly value=0
 
 #include <cstdio>
 

@@ -10,11 +10,15 @@
 // No other thread reads anything here, so the fences change nothing; N is unused.
 // Launch: 4 threads: global_data = {0, 2, 4, 6}.
 //
+// Weak models: tso and gpu give the same single outcome. Each thread writes only its own element
+// and nobody reads it; every store buffer drains at kernel end, fences or not.
+//
 //@ launch grid=1 block=4
 //@ arg global_data: int[4] = zeros
 //@ arg N = 4
 //@ observe global_data
 //@ expect sc: exactly global_data[0]=0 global_data[1]=2 global_data[2]=4 global_data[3]=6
+//@ expect tso,gpu: always global_data[0] == 0 && global_data[1] == 2 && global_data[2] == 4 && global_data[3] == 6
 
 // Different fence scopes
 __global__ void memory_fence_scopes(int* global_data, int N) {

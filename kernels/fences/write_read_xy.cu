@@ -11,10 +11,17 @@
 // Status: buggy as a synchronization pattern (no fences); correct as a teaching example.
 // Added: the launcher at the end (marked).
 //
+// Weak models: tso keeps the three sc outcomes (its store buffer is FIFO and loads are performed
+// in order, so message passing is forbidden: LITMUS.md MP, tso F). gpu adds A=1 B=20: X=10 and
+// Y=20 sit in thread 0's store buffer and drain in either order (different locations), or the
+// reader's view still allows the initial X=1 after it read Y=20 (witness gpu:001001).
+//
 //@ launch grid=1 block=2
 //@ observe readXY.A readXY.B
 //@ expect sc: exactly A=1 B=2 | A=10 B=2 | A=10 B=20
 //@ expect gpu: reachable A=1 B=20
+//@ expect tso: exactly A=1 B=2 | A=10 B=2 | A=10 B=20
+//@ expect gpu: exactly A=1 B=2 | A=1 B=20 | A=10 B=2 | A=10 B=20
 
 __device__ int X = 1, Y = 2;
 

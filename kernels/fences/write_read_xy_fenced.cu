@@ -9,10 +9,15 @@
 // Status: correct.
 // Added: the launcher at the end (marked).
 //
+// Weak models: tso and gpu both give exactly the three sc outcomes (exhaustive). Under gpu the
+// writer's fence drains X=10 before Y=20 and publishes its view; the reader's fence, after it
+// read Y=20, joins that view, so its read of X can no longer return 1 (LITMUS.md MP+fences, F).
+//
 //@ launch grid=1 block=2
 //@ observe readXY.A readXY.B
 //@ expect sc: exactly A=1 B=2 | A=10 B=2 | A=10 B=20
 //@ expect gpu: exactly A=1 B=2 | A=10 B=2 | A=10 B=20
+//@ expect tso: exactly A=1 B=2 | A=10 B=2 | A=10 B=20
 
 __device__ int X = 1, Y = 2;
 

@@ -19,6 +19,13 @@
 // fencelab
 // ignores #include lines.
 //
+// Weak models: tso always gives 21 (FIFO buffer, atomics drain it). gpu gives every total the
+// last block can form from its own block_results entry plus any subset of the others': 3, 7,
+// 10, 11, 14, 18 besides 21. In witness gpu:0[34]1[5]0110110 block 1 is last and reads
+// block_results[0] = 0, the initial value, although block 0's store has drained: nothing
+// synchronizes the two threads (no fence on either side; 10.14 atomics do not order), so 18.
+// block_results and the counter end correct in every model.
+//
 //@ launch grid=3 block=2
 //@ arg data: float[6] = iota(1)
 //@ arg block_results: float[3] = zeros
@@ -27,6 +34,12 @@
 //@ observe inter_block_coordination.total_sum block_results sync_counter[0]
 //@ expect sc: always total_sum == 21 && sync_counter[0] == 0
 //@ expect sc: exactly total_sum=21 block_results[0]=3 block_results[1]=7 block_results[2]=11 sync_counter[0]=0
+//@ expect tso: always total_sum == 21 && sync_counter[0] == 0
+//@ expect gpu: always sync_counter[0] == 0 && block_results[0] == 3 && block_results[1] == 7 && block_results[2] == 11
+//@ expect gpu: always total_sum == 3 || total_sum == 7 || total_sum == 10 || total_sum == 11 \
+//@   || total_sum == 14 || total_sum == 18 || total_sum == 21
+//@ expect gpu: reachable total_sum=18
+//@ expect gpu: reachable total_sum=10
 
 #include <cstdio>
 

@@ -14,6 +14,9 @@
 // Launch: stage 2 (data * 2 + 1) with the counters as stages 0 and 1 left them: N = 2,
 // stage_counters = {2, 2, 0, 0}, input {1, 2} -> output {3, 5}, stage_counters[2] = 2.
 //
+// Weak models: tso and gpu give exactly the same outcome (exhaustive): the previous stage's
+// counter already holds N, and each thread writes only its own element.
+//
 //@ launch grid=1 block=2
 //@ arg input_buffer: float[2] = {1, 2}
 //@ arg output_buffer: float[2] = zeros
@@ -23,6 +26,7 @@
 //@ arg N = 2
 //@ observe output_buffer stage_counters[2]
 //@ expect sc: exactly output_buffer[0]=3 output_buffer[1]=5 stage_counters[2]=2
+//@ expect tso,gpu: exactly output_buffer[0]=3 output_buffer[1]=5 stage_counters[2]=2
 
 // Multi-stage pipeline with stage synchronization
 __global__ void pipeline_stage_kernel(float* input_buffer, float* output_buffer,

@@ -23,6 +23,13 @@
 // fencelab
 // ignores #include lines.
 //
+// Weak models: tso gives the same two values with the same frequency as sc (bug 1 only: tso
+// forbids message passing). gpu reaches -1 far more often (about 27% of random runs against 3%)
+// because bug 2 adds a second way: even when the flag was set by thread 0 itself, after its
+// data store and fence, the consumer's view may still allow the initial -1 (no reader fence,
+// Guide 10.5). With a single producer thread (grid=2 block=1, N=2) -1 is unreachable under sc
+// and tso and reachable under gpu.
+//
 //@ launch grid=2 block=2
 //@ arg sync_flags: int[2] = zeros
 //@ arg shared_buffer: int[4] = -1
@@ -30,6 +37,9 @@
 //@ observe relaxed_memory_programming.consumed_value
 //@ expect sc: exactly consumed_value=1000 | consumed_value=-1
 //@ expect sc: reachable consumed_value=-1
+//@ expect tso,gpu: always consumed_value == 1000 || consumed_value == -1
+//@ expect tso,gpu: reachable consumed_value=-1
+//@ expect tso,gpu: reachable consumed_value=1000
 
 #include <cstdio>
 

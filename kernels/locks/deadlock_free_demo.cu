@@ -16,6 +16,12 @@
 //   so the warp deadlocks (fencelab --warp lockstep).
 // Launch: 2 threads: resource1 = 0 + 1 = 1, resource2 = 0 + 2 = 2.
 //
+// Weak models: tso gives exactly 1, 2 (exhaustive: its atomics drain the whole store buffer, as
+// x86 locked instructions do). gpu loses updates: resource1=0 and/or resource2=0 are reachable
+// (witness gpu:10[5]101010 for both). Thread 1 runs its critical section and releases; thread 0
+// acquires with atomicCAS but, the lock being a relaxed atomic (Guide 10.14), its view still
+// allows the initial 0, so it reads 0, adds 0 and stores 0 after thread 1's store.
+//
 //@ launch grid=1 block=2
 //@ arg resource1: int[1] = zeros
 //@ arg resource2: int[1] = zeros
@@ -23,6 +29,11 @@
 //@ arg lock2: int[1] = zeros
 //@ observe resource1[0] resource2[0]
 //@ expect sc: exactly resource1[0]=1 resource2[0]=2
+//@ expect tso: exactly resource1[0]=1 resource2[0]=2
+//@ expect gpu: reachable resource1[0]=0 resource2[0]=0
+//@ expect gpu: reachable resource1[0]=1 resource2[0]=0
+//@ expect gpu: reachable resource1[0]=0 resource2[0]=2
+//@ expect gpu: always (resource1[0] == 0 || resource1[0] == 1) && (resource2[0] == 0 || resource2[0] == 2)
 
 // FIXED: Consistent lock ordering prevents deadlock
 __global__ void deadlock_free_demo(int* resource1, int* resource2,

@@ -11,6 +11,11 @@
 // Guide 10.14: atomics are not fences.)
 // Launch: 2 threads (one even, one odd).
 //
+// Weak models: tso behaves as sc (the deadlock, or resource1 = resource2 = 2). gpu also loses
+// updates, as in deadlock_free_demo: resource1 = 1 and/or resource2 = 1 in completed executions
+// (witnesses gpu:011001001[3]010 for 1, 1 and gpu:1[3]001100100110 for 2, 1 in
+// `fencelab run --model gpu --seed 1`).
+//
 // fencelab-note: deadlock (both threads spin in atomicCAS loops); its expectation awaits the
 // deadlock checker, so there are no expect lines.
 //@ launch grid=1 block=2

@@ -9,6 +9,10 @@
 // Launch: BLOCK_SIZE 4, 2 blocks, N = 7 of 8 inputs 1..8, so the guard pads block 1 with 0:
 // output = {1+2+3+4, 5+6+7} = {10, 18}.
 //
+// Weak models: tso and gpu give the same totals (20,000 random runs; exploration does not
+// finish): each __syncthreads() drains the block's store buffers and joins views (Guide 10.6),
+// so every level reads the previous level's sums.
+//
 //@ template BLOCK_SIZE=4
 //@ launch grid=2 block=4
 //@ arg input: float[8] = iota(1)
@@ -16,6 +20,7 @@
 //@ arg N = 7
 //@ observe output
 //@ expect sc: always output[0] == 10 && output[1] == 18
+//@ expect tso,gpu: always output[0] == 10 && output[1] == 18
 
 // Efficient block-level reduction with multiple strategies
 template<int BLOCK_SIZE>

@@ -13,8 +13,6 @@
 // Added: #include <cstdio> (printf), which the document's snippet omits; nvcc needs it,
 // fencelab
 // ignores #include lines.
-// fencelab-note: uses warp shuffles/votes, which the simulator runs once the warps issue
-// lands; until then fencelab reports them as not supported yet.
 //@ launch grid=1 block=32
 
 #include <cstdio>

@@ -13,14 +13,15 @@
 // holds 32 after the offsets 16, 8, 4, 2, 1).
 // Launch: one warp, N = 20: lanes 20..31 skip the shuffles.
 //
-// fencelab-note: invalid warp mask (lanes named in the mask never arrive); its expectation
-// awaits the warp checker, so there are no expect lines.
-// fencelab-note: uses warp shuffles/votes, which the simulator runs once the warps issue
-// lands; until then fencelab reports them as not supported yet.
+// fencelab: lanes 20..31, named in the mask, exit without arriving at the shuffle, so the
+// other lanes wait forever: the execution ends in deadlock, with a message naming the warp,
+// the mask and the lanes that exited (fencelab requires every lane of a mask to arrive).
 //@ launch grid=1 block=32
 //@ arg global_counter: int[1] = zeros
 //@ arg N = 20
 //@ observe global_counter[0]
+//@ expect sc, gpu: diagnostic deadlock
+//@ expect sc/lockstep, gpu/lockstep: diagnostic deadlock
 
 // Warp-level aggregation - best performance
 __global__ void warp_aggregated_atomics(int* global_counter, int N) {

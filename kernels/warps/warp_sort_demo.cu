@@ -19,14 +19,13 @@
 // Added: #include <cfloat> (FLT_MAX), which the document's snippet omits; nvcc needs it,
 // fencelab
 // ignores #include lines.
-// fencelab-note: uses warp shuffles/votes, which the simulator runs once the warps issue
-// lands; until then fencelab reports them as not supported yet.
 //@ kernel warp_sort_demo
 //@ launch grid=1 block=32
 //@ arg data: float[4] = {4, 3, 2, 1}
 //@ arg N = 4
 //@ observe data
-//@ expect sc: exactly data[0]=2 data[1]=2 data[2]=2 data[3]=2
+//@ expect sc, gpu: exactly data[0]=2 data[1]=2 data[2]=2 data[3]=2
+//@ expect sc/lockstep, gpu/lockstep: exactly data[0]=2 data[1]=2 data[2]=2 data[3]=2
 
 #include <cfloat>
 

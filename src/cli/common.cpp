@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <fmt/format.h>
 #include <iostream>
+#include <map>
 
 namespace fencelab::cli {
 
@@ -21,6 +22,12 @@ void add_common_options(CLI::App& command, CommonOptions& options) {
                      "blocks resident at once (default: as on an H100)");
   command.add_option("--max-steps", options.machine.max_steps, "visible events one execution may perform")
       ->check(CLI::PositiveNumber);
+  command
+      .add_option("--warp", options.machine.warp,
+                   "warp scheduling: its (independent threads, Volta and later; default) or lockstep "
+                   "(pre-Volta SIMT)")
+      ->transform(CLI::CheckedTransformer(
+          std::map<std::string, WarpMode>{{"its", WarpMode::Its}, {"lockstep", WarpMode::Lockstep}}));
 }
 
 std::unique_ptr<Program> load_program(const std::string& path) {

@@ -24,11 +24,19 @@ int execute(const ExplainOptions& options) {
     fmt::print(stderr, "fencelab: error: bad replay token '{}': {}\n", options.token, error);
     return kBadInput;
   }
-  if (!check_models({token->model})) return kBadInput;
+  // "gpu.lockstep:..." names the warp mode too; the token's mode wins over --warp.
+  std::string model_name;
+  MachineOptions machine_options = options.common.machine;
+  if (!split_mode_name(token->model, model_name, machine_options.warp)) {
+    fmt::print(stderr, "fencelab: error: bad replay token '{}': unknown warp mode in '{}' (its or lockstep)\n",
+               options.token, token->model);
+    return kBadInput;
+  }
+  if (!check_models({model_name})) return kBadInput;
   const auto program = load_program(options.common.file);
   if (program == nullptr) return kBadInput;
-  Machine machine(*program, options.common.machine);
-  const auto model = create_model(token->model);
+  Machine machine(*program, machine_options);
+  const auto model = create_model(model_name);
   TraceRecorder recorder;
   ReplayError replay_error;
   const auto execution = replay(machine, *model, *token, &recorder, replay_error);
@@ -37,7 +45,7 @@ int execute(const ExplainOptions& options) {
     return kBadInput;
   }
   // Is the outcome reachable without weak memory? Ask sc, exhaustively (bounded).
-  ExplanationContext context{token->model, false};
+  ExplanationContext context{model_name, false};
   const auto sc = create_model("sc");
   const ExplorationResult under_sc = explore_exhaustive(machine, *sc, ExhaustiveOptions{100'000});
   for (const OutcomeCount& o : under_sc.outcomes) context.reachable_under_sc |= o.outcome == execution->outcome;

@@ -54,12 +54,17 @@ int execute(const ExploreCommandOptions& options, ExplorationMode mode) {
     std::vector<std::string> unchecked;
     for (const Expectation& e : program->expectations)
       for (const std::string& m : e.models)
-        if (std::find(options.common.models.begin(), options.common.models.end(), m) == options.common.models.end() &&
+        if (std::none_of(runs.begin(), runs.end(), [&m](const ModelRun& r) { return r.result.model == m; }) &&
             std::find(unchecked.begin(), unchecked.end(), m) == unchecked.end())
           unchecked.push_back(m);
+    // "gpu.lockstep" is --model gpu --warp lockstep (mode_name in machine.h).
+    const bool lockstep_named = std::any_of(unchecked.begin(), unchecked.end(), [](const std::string& m) {
+      return m.find('.') != std::string::npos;
+    });
     if (!unchecked.empty())
       std::cout << "\nnote: the file also has expectations under " << fmt::format("{}", fmt::join(unchecked, ", "))
-                << ", not checked here (add --model " << fmt::format("{}", fmt::join(unchecked, ",")) << ")\n";
+                << ", not checked here (add --model " << fmt::format("{}", fmt::join(unchecked, ","))
+                << (lockstep_named ? "; NAME.lockstep means --model NAME --warp lockstep" : "") << ")\n";
   }
   return exit_code;
 }

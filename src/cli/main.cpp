@@ -15,6 +15,9 @@ int main(int argc, char** argv) {
   add_replay_command(app, exit_code);
   add_list_command(app, exit_code);
   add_explain_command(app, exit_code);
+  add_check_command(app, exit_code);
+  add_gpu_command(app, exit_code);
+  add_compare_command(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

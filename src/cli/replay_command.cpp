@@ -24,11 +24,18 @@ int execute(ReplayOptions& options) {
     fmt::print(stderr, "fencelab: error: bad replay token '{}': {}\n", options.token, error);
     return kBadInput;
   }
-  if (!check_models({token->model})) return kBadInput;
+  // "gpu.lockstep:..." names the warp mode too; the token's mode wins over --warp.
+  std::string model_name;
+  if (!split_mode_name(token->model, model_name, options.common.machine.warp)) {
+    fmt::print(stderr, "fencelab: error: bad replay token '{}': unknown warp mode in '{}' (its or lockstep)\n",
+               options.token, token->model);
+    return kBadInput;
+  }
+  if (!check_models({model_name})) return kBadInput;
   const auto program = load_program(options.common.file);
   if (program == nullptr) return kBadInput;
   Machine machine(*program, options.common.machine);
-  const auto model = create_model(token->model);
+  const auto model = create_model(model_name);
   TraceRecorder recorder;
   ReplayError replay_error;
   const auto execution = replay(machine, *model, *token, options.trace ? &recorder : nullptr, replay_error);

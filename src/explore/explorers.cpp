@@ -24,6 +24,20 @@ public:
     }
     ++entry.executions;
   }
+  /** Adds an execution's checker reports; the first execution showing one is its witness. */
+  void add_reports(std::vector<CheckReport> reports, const std::vector<uint32_t>& choices, const std::string& model) {
+    for (CheckReport& report : reports) {
+      const std::string id = report.identity();
+      const auto [it, inserted] = m_report_index.try_emplace(id, m_reports.size());
+      if (inserted) {
+        report.witness = ReplayToken{model, choices};
+        m_reports.push_back(ReportCount{std::move(report), 0});
+      }
+      ++m_reports[it->second].executions;
+    }
+  }
+  std::vector<ReportCount> take_reports() { return std::move(m_reports); }
+
   std::vector<OutcomeCount> take() {
     std::vector<OutcomeCount> out;
     out.reserve(m_counts.size());
@@ -33,6 +47,8 @@ public:
 
 private:
   std::map<Outcome, OutcomeCount> m_counts;
+  std::map<std::string, size_t> m_report_index;
+  std::vector<ReportCount> m_reports;
 };
 
 class RandomChoices final : public ChoiceSource {
@@ -133,18 +149,21 @@ ExplorationResult explore_random(Machine& machine, MemoryModel& model, const Ran
   const auto start = std::chrono::steady_clock::now();
   ExplorationResult result;
   result.mode = ExplorationMode::Random;
-  result.model = model.name();
+  result.model = mode_name(model.name(), machine.options().warp); // "gpu", "gpu.lockstep"
   result.seed = options.seed;
   OutcomeTable table;
   RandomChoices choices(options.seed, options.bias);
   for (uint64_t run = 0; run < options.runs; ++run) {
     choices.taken().clear();
-    const ExecutionResult execution = machine.run(model, choices);
+    const ExecutionResult execution = machine.run(model, choices, options.checkers);
     table.add(execution, choices.taken(), result.model);
+    if (options.checkers) table.add_reports(options.checkers->take_reports(), choices.taken(), result.model);
     result.events += execution.events;
     ++result.executions;
   }
   result.outcomes = table.take();
+  result.reports = table.take_reports();
+  result.checked = options.checkers != nullptr;
   result.seconds = seconds_since(start);
   return result;
 }
@@ -154,28 +173,32 @@ ExplorationResult explore_exhaustive(Machine& machine, MemoryModel& model,
   const auto start = std::chrono::steady_clock::now();
   ExplorationResult result;
   result.mode = ExplorationMode::Exhaustive;
-  result.model = model.name();
+  result.model = mode_name(model.name(), machine.options().warp); // "gpu", "gpu.lockstep"
   OutcomeTable table;
   DepthFirstChoices choices;
   bool more = true;
   while (more && result.executions < options.max_executions) {
     choices.start_execution();
-    const ExecutionResult execution = machine.run(model, choices);
+    const ExecutionResult execution = machine.run(model, choices, options.checkers);
     table.add(execution, choices.taken(), result.model);
+    if (options.checkers) table.add_reports(options.checkers->take_reports(), choices.taken(), result.model);
     result.events += execution.events;
     ++result.executions;
     more = choices.advance();
   }
   result.complete = !more;
   result.outcomes = table.take();
+  result.reports = table.take_reports();
+  result.checked = options.checkers != nullptr;
   result.seconds = seconds_since(start);
   return result;
 }
 
 std::optional<ExecutionResult> replay(Machine& machine, MemoryModel& model, const ReplayToken& token,
                                       EventObserver* observer, ReplayError& error) {
-  if (token.model != model.name()) {
-    error.message = "the token was made under model '" + token.model + "', not '" + model.name() + "'";
+  const std::string running = mode_name(model.name(), machine.options().warp);
+  if (token.model != running) {
+    error.message = "the token was made under model '" + token.model + "', not '" + running + "'";
     return std::nullopt;
   }
   ReplayChoices choices(token.choices);

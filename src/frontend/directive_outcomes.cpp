@@ -191,7 +191,7 @@ bool DirectiveReader::read_pattern(Parser& parser, OutcomePattern& pattern) {
 
 // expect-directive: 'expect' models ':' ( 'exactly' pattern { '|' pattern } | 'reachable' pattern
 //                   | 'unreachable' pattern | 'always' expression | 'diagnostic' KIND )
-// models: 'all' | MODEL { ',' MODEL }
+// models: model { ',' model }     model: ( 'all' | MODEL ) [ ( '/' | '.' ) ( 'its' | 'lockstep' ) ]
 void DirectiveReader::read_expect(Parser& parser, const DirectiveLine& line) {
   Expectation expectation;
   expectation.range = line.range;
@@ -200,15 +200,25 @@ void DirectiveReader::read_expect(Parser& parser, const DirectiveLine& line) {
     if (!parser.at(TokenKind::Identifier))
       return parser.error(parser.peek().range, "expected the models (all, or some of sc, tso, gpu)");
     const Token& model = parser.advance();
+    // An optional warp mode: `gpu/lockstep` (or `gpu.lockstep`, as tokens print it), `gpu/its`.
+    // The expectation then names "gpu.lockstep" (ExplorationResult::model under lockstep);
+    // a model without one, or with `/its`, means independent thread scheduling.
+    std::string suffix;
+    if (parser.accept(TokenKind::Slash) || parser.accept(TokenKind::Dot)) {
+      if (!parser.at(TokenKind::Identifier) || (parser.peek().text != "its" && parser.peek().text != "lockstep"))
+        return parser.error(parser.peek().range, "expected the warp mode its or lockstep after '" +
+                                                     std::string(model.text) + "/'");
+      if (parser.advance().text == "lockstep") suffix = ".lockstep";
+    }
     if (model.text == "all") {
       if (!expectation.models.empty()) return parser.error(model.range, "'all' cannot be combined with other models");
-      expectation.models.assign(kModelNames.begin(), kModelNames.end());
+      for (const char* name : kModelNames) expectation.models.push_back(name + suffix);
       break;
     }
     if (std::find_if(kModelNames.begin(), kModelNames.end(), [&](const char* n) { return model.text == n; }) ==
         kModelNames.end())
       return parser.error(model.range, "unknown model '" + std::string(model.text) + "' (expected all, sc, tso or gpu)");
-    expectation.models.emplace_back(model.text);
+    expectation.models.push_back(std::string(model.text) + suffix);
   } while (parser.accept(TokenKind::Comma));
   if (!parser.expect(TokenKind::Colon, "':' after the models")) return;
   const Token& kind = parser.peek();

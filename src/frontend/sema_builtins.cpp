@@ -81,14 +81,41 @@ void Sema::check_builtin_call(Call& call, const BuiltinInfo& info) {
     // __syncthreads_count/_and/_or(int predicate) return int (Programming Guide 10.6).
     if (given == 1) convert(call.args[0], of(ScalarType::Int), "in the argument of '" + call.callee + "'");
     return;
-  case BuiltinCategory::Warp:
-    error(call.callee_range, "not supported yet: warp operation '" + call.callee +
-                                 "' (warp operations arrive with warp support)");
-    if (info.id == Builtin::Activemask || info.id == Builtin::BallotSync) call.type = of(ScalarType::UInt);
-    if (given >= 2 && (info.id == Builtin::ShflSync || info.id == Builtin::ShflUpSync ||
-                       info.id == Builtin::ShflDownSync || info.id == Builtin::ShflXorSync))
-      call.type = call.args[1]->type;
-    return;
+  case BuiltinCategory::Warp: {
+    // Programming Guide 10.21-10.22 and 10.6: every mask is an unsigned; __ballot_sync and
+    // __activemask return unsigned, __any_sync/__all_sync int; __shfl*_sync(mask, T var,
+    // int lane, int width = warpSize) return T for the overloads the Guide lists.
+    const std::string where = "of '" + call.callee + "'";
+    if (given >= 1) convert(call.args[0], of(ScalarType::UInt), "in the mask " + where);
+    switch (info.id) {
+    case Builtin::Activemask: call.type = of(ScalarType::UInt); return;
+    case Builtin::BallotSync:
+    case Builtin::AnySync:
+    case Builtin::AllSync:
+      convert(call.args[1], of(ScalarType::Int), "in the predicate " + where);
+      call.type = of(info.id == Builtin::BallotSync ? ScalarType::UInt : ScalarType::Int);
+      return;
+    case Builtin::ShflSync:
+    case Builtin::ShflUpSync:
+    case Builtin::ShflDownSync:
+    case Builtin::ShflXorSync: {
+      ExprPtr& var = call.args[1];
+      Type value = var->type;
+      value.is_const = value.is_volatile = false;
+      if (value.is_pointer() || !value.is_arithmetic()) {
+        error(var->range, "'" + call.callee + "' shuffles int, unsigned, long long, unsigned long long, "
+                          "float or double values, not '" + var->type.to_string() + "'");
+        return;
+      }
+      if (value.is_integer() && scalar_size(value.scalar) < 4) value = promote(var); // bool, char, short
+      call.type = value;
+      convert(call.args[2], of(ScalarType::Int), "in the lane argument " + where);
+      if (given == 4) convert(call.args[3], of(ScalarType::Int), "in the width " + where);
+      return;
+    }
+    default: return; // __syncwarp
+    }
+  }
   case BuiltinCategory::Io: {
     if (call.args[0]->kind != ExprKind::StringLiteral)
       error(call.args[0]->range, "the first argument of printf must be a string literal");

@@ -159,7 +159,7 @@ Word Machine::Impl::call_builtin(SimThread& thread, const Call& call) {
       e.thread = thread.ref.id;
       e.range = call.range;
       e.scope = scope;
-      e.text = model->explain_last(thread.ref);
+      if (observer_wants_text) e.text = model->explain_last(thread.ref);
       emit(std::move(e));
     }
     return 0;
@@ -185,10 +185,7 @@ Word Machine::Impl::call_builtin(SimThread& thread, const Call& call) {
     }
     return atomic(thread, args[0], update, atomic_kind.scope, call.range);
   }
-  case BuiltinCategory::Warp:
-    fault(thread, call.range,
-          fmt::format("not supported yet: warp operation '{}' (warp operations arrive with warp support)",
-                      info.spelling));
+  case BuiltinCategory::Warp: return perform_warp_builtin(*this, thread, call, args);
   case BuiltinCategory::Io: {
     std::vector<const Expr*> arg_exprs;
     for (size_t i = 1; i < call.args.size(); ++i) arg_exprs.push_back(call.args[i].get());

@@ -65,7 +65,7 @@ Word Interpreter::arithmetic(BinaryOp op, Word a, Word b, const Type& type, cons
                              const Type& result_type, SourceRange range) {
   ArithmeticError error = ArithmeticError::None;
   const Word r = apply_binary(op, a, b, type, rhs_type, result_type, error);
-  if (error != ArithmeticError::None) m.fault(t, range, arithmetic_error_message(error));
+  if (error != ArithmeticError::None) m.fault(t, range, RuntimeErrorKind::Arithmetic, arithmetic_error_message(error));
   return r;
 }
 

@@ -91,6 +91,7 @@ ExecutionResult Machine::Impl::run(MemoryModel& the_model, ChoiceSource& the_cho
   memory_epoch = 0;
   ready.clear();
   spinning.clear();
+  warp_runtime = WarpRuntime{};
   next_block = 0;
   output.clear();
   execution_fault.reset();
@@ -98,7 +99,9 @@ ExecutionResult Machine::Impl::run(MemoryModel& the_model, ChoiceSource& the_cho
   observed_present.assign(program.observed.size(), 0);
   observed_writer.assign(program.observed.size(), ThreadId{});
 
-  model->set_explaining(observer != nullptr);
+  observer_wants_text = observer != nullptr && observer->wants_text();
+  model->set_explaining(observer_wants_text);
+  if (observer != nullptr) observer->begin_execution();
   model->set_location_describer([this](Location l, const Word* value) {
     return value ? layout.describe_value(l, *value) : layout.describe(l);
   });
@@ -114,17 +117,27 @@ ExecutionResult Machine::Impl::run(MemoryModel& the_model, ChoiceSource& the_cho
 
   ExecutionStatus status = ExecutionStatus::Completed;
   std::string message;
+  std::vector<BlockedThread> blocked;
+  const bool lockstep = options.warp == WarpMode::Lockstep;
+  uint64_t drains_seen = 0;
   while (!execution_fault) {
+    // Stores drained by a fence, barrier or atomic may be what spinning threads wait for.
+    if (model->drained_count() != drains_seen) {
+      drains_seen = model->drained_count();
+      memory_changed();
+    }
+    run_released_lanes(*this); // lanes past a completed warp operation (warp_schedule.h)
+    if (execution_fault) break;
     const uint32_t model_steps = model->internal_step_count();
-    const uint32_t options_count = static_cast<uint32_t>(ready.size()) + model_steps;
+    // Under lockstep the scheduler picks warps, not threads (warp_schedule.h).
+    const uint32_t units = lockstep ? lockstep_units(*this) : static_cast<uint32_t>(ready.size());
+    const uint32_t options_count = units + model_steps;
     if (options_count == 0) {
-      if (!spinning.empty()) {
-        status = ExecutionStatus::Livelock;
-        message = livelock_message(spinning);
-        break;
-      }
       if (!any_block_active() && next_block >= total_blocks) break; // every thread finished
+      // No thread can make progress: each waits at a barrier, or spins re-reading memory that
+      // nothing will change (DESIGN "Deadlock").
       status = ExecutionStatus::Deadlock;
+      blocked = blocked_threads();
       message = deadlock_message();
       break;
     }
@@ -137,7 +150,9 @@ ExecutionResult Machine::Impl::run(MemoryModel& the_model, ChoiceSource& the_cho
     // Options: the model's own steps (draining buffered stores) first, then the ready threads.
     const uint32_t pick =
         options_count == 1 ? 0 : choices->choose(options_count, ChoiceKind::Schedule, model_steps);
-    if (pick >= model_steps) {
+    if (pick >= model_steps && lockstep) {
+      step_warp(*this, pick - model_steps);
+    } else if (pick >= model_steps) {
       const uint32_t index = pick - model_steps;
       const uint32_t slot = ready[index];
       ready[index] = ready.back();
@@ -164,6 +179,7 @@ ExecutionResult Machine::Impl::run(MemoryModel& the_model, ChoiceSource& the_cho
 
   ExecutionResult result;
   result.events = events;
+  result.blocked = std::move(blocked);
   if (execution_fault) {
     status = execution_fault->status;
     message = execution_fault->message;
@@ -173,6 +189,7 @@ ExecutionResult Machine::Impl::run(MemoryModel& the_model, ChoiceSource& the_cho
                                      fmt::format("{} in thread {}", execution_fault->message,
                                                  fault_thread.to_string())};
       report.thread = fault_thread;
+      report.kind = execution_fault->kind;
       result.error = report;
     }
   }
@@ -200,6 +217,8 @@ ExecutionResult Machine::Impl::run(MemoryModel& the_model, ChoiceSource& the_cho
     result.outcome.present = observed_present;
   }
   result.output = std::move(output);
+  result.warnings = std::move(warp_runtime.warnings);
+  if (observer != nullptr) observer->end_execution(result);
   return result;
 }
 
@@ -226,6 +245,14 @@ void Machine::Impl::admit_block(uint32_t block_slot, uint64_t linear_block) {
   block.arrived = 0;
   block.thread_slots.resize(threads_per_block);
   model->begin_block(block_slot);
+  if (observing()) {
+    Event e;
+    e.kind = EventKind::BlockStart;
+    e.thread = ThreadId{block.linear_index, 0, 0};
+    e.instance_count = static_cast<uint32_t>(layout.shared_objects().size());
+    if (e.instance_count > 0) e.first_instance = layout.instance_of(layout.shared_objects().front(), block_slot);
+    emit(std::move(e));
+  }
   for (uint32_t shared_id : layout.shared_objects())
     model->init_instance(layout.instance_of(shared_id, block_slot), layout.initial_contents(shared_id));
   memory_changed();
@@ -315,6 +342,7 @@ void Machine::Impl::after_resume(SimThread& thread) {
     ++block.arrived;
     if (block.arrived == block.live) release_barrier(block);
     return;
+  case ThreadStatus::AtWarp: warp_lane_arrived(*this, thread); return;
   case ThreadStatus::Done:
     if (observing()) {
       Event e;
@@ -356,6 +384,11 @@ void Machine::Impl::release_barrier(ResidentBlock& block) {
     e.text = fmt::format("{} threads of block {}", participants.size(), block.linear_index);
     const std::string detail = model->explain_last_barrier();
     if (!detail.empty()) e.text += "; " + detail;
+    for (uint32_t slot : block.thread_slots) {
+      const SimThread& t = threads[slot];
+      if (t.status == ThreadStatus::AtBarrier) e.waiting.emplace_back(t.ref.id, t.pending.range);
+      else if (t.status == ThreadStatus::Done) e.exited.push_back(t.ref.id);
+    }
     emit(std::move(e));
   }
   block.arrived = 0;
@@ -387,22 +420,32 @@ void Machine::Impl::retire_block(ResidentBlock& block) {
   if (next_block < total_blocks) admit_block(block_slot, next_block++);
 }
 
-std::string Machine::Impl::deadlock_message() const {
-  const SourceFile& file = *program.source;
-  std::string waiting;
-  size_t count = 0;
+std::vector<BlockedThread> Machine::Impl::blocked_threads() const {
+  std::vector<BlockedThread> out;
   for (const ResidentBlock& block : blocks) {
     if (!block.active) continue;
     for (uint32_t slot : block.thread_slots) {
       const SimThread& t = threads[slot];
-      if (t.status != ThreadStatus::AtBarrier) continue;
-      if (count++ < 4)
-        waiting += fmt::format("{}{} at line {}", waiting.empty() ? "" : ", ", t.ref.id.to_string(),
-                               file.position(t.pending.range.begin).line);
+      if (t.status == ThreadStatus::AtBarrier)
+        out.push_back({t.ref.id, t.pending.range, "waits at __syncthreads"});
+      else if (t.status == ThreadStatus::AtEvent && t.spinning)
+        out.push_back({t.ref.id, t.pending.range, "spins re-reading " + layout.describe(t.snapshot.location)});
     }
   }
-  if (count > 4) waiting += fmt::format(" and {} more", count - 4);
-  return fmt::format("{} thread(s) wait at a barrier that can never complete: {}", count, waiting);
+  std::sort(out.begin(), out.end(), [](const BlockedThread& a, const BlockedThread& b) { return a.thread < b.thread; });
+  return out;
+}
+
+std::string Machine::Impl::deadlock_message() const {
+  if (std::string warp = warp_deadlock_message(*this); !warp.empty()) return warp;
+  const SourceFile& file = *program.source;
+  const std::vector<BlockedThread> stuck = blocked_threads();
+  std::string list;
+  for (size_t i = 0; i < stuck.size() && i < 4; ++i)
+    list += fmt::format("{}{} at line {} {}", i == 0 ? "" : "; ", stuck[i].thread.to_string(),
+                        file.position(stuck[i].range.begin).line, stuck[i].waits_for);
+  if (stuck.size() > 4) list += fmt::format("; and {} more", stuck.size() - 4);
+  return fmt::format("{} thread(s) can never progress: {}", stuck.size(), list);
 }
 
 void Machine::Impl::before_visible_event(SimThread& thread, EventKind kind, SourceRange range) {
@@ -447,22 +490,6 @@ void Machine::Impl::after_read_event(SimThread& thread, bool changed_memory) {
   thread.spinning = false;
 }
 
-std::string Machine::Impl::livelock_message(const std::vector<uint32_t>& unordered) const {
-  const SourceFile& file = *program.source;
-  std::vector<uint32_t> spinners = unordered;
-  std::sort(spinners.begin(), spinners.end(), [this](uint32_t a, uint32_t b) {
-    return threads[a].ref.id < threads[b].ref.id;
-  });
-  std::string list;
-  for (size_t i = 0; i < spinners.size() && i < 4; ++i) {
-    const SimThread& t = threads[spinners[i]];
-    list += fmt::format("{}{} at line {} re-reads {}", i == 0 ? "" : ", ", t.ref.id.to_string(),
-                        file.position(t.pending.range.begin).line, layout.describe(t.snapshot.location));
-  }
-  if (spinners.size() > 4) list += fmt::format(" and {} more", spinners.size() - 4);
-  return fmt::format("{} thread(s) spin forever on memory no thread will change: {}", spinners.size(), list);
-}
-
 void Machine::Impl::arrive_at_barrier(SimThread& thread, SourceRange range) {
   thread.pending = PendingEvent{EventKind::BarrierArrive, range};
   thread.status = ThreadStatus::AtBarrier;
@@ -478,7 +505,7 @@ void Machine::Impl::arrive_at_barrier(SimThread& thread, SourceRange range) {
 }
 
 void Machine::Impl::fault(SimThread& thread, SourceRange range, std::string message,
-                          ExecutionStatus status) {
+                          ExecutionStatus status, RuntimeErrorKind kind) {
   if (observing()) {
     Event e;
     e.kind = EventKind::Error;
@@ -487,7 +514,7 @@ void Machine::Impl::fault(SimThread& thread, SourceRange range, std::string mess
     e.text = message;
     emit(std::move(e));
   }
-  throw ThreadFault{status, range, std::move(message)};
+  throw ThreadFault{status, range, std::move(message), kind};
 }
 
 void Machine::Impl::count_local_step(SimThread& thread, SourceRange range) {

@@ -7,6 +7,7 @@
 #include "fencelab/machine/pointer.h"
 #include "fiber_stack.h"
 #include "memory_layout.h"
+#include "warp_schedule.h"
 
 #include <boost/context/fiber.hpp>
 #include <exception>
@@ -18,6 +19,7 @@ namespace fencelab {
 enum class ThreadStatus : uint8_t {
   AtEvent,   ///< suspended just before a visible event; runnable
   AtBarrier, ///< arrived at __syncthreads, waiting for its block
+  AtWarp,    ///< arrived at a warp operation, waiting for the lanes of its mask (warp_schedule.h)
   Done,      ///< returned from the kernel
   Failed,    ///< stopped by a runtime error
 };
@@ -33,6 +35,7 @@ struct ThreadFault {
   ExecutionStatus status;
   SourceRange range;
   std::string message;
+  RuntimeErrorKind kind = RuntimeErrorKind::Other;
 };
 
 /** A thread-private array (a local variable of array type). */
@@ -83,6 +86,7 @@ struct SimThread {
   bool barrier_predicate = false; ///< the _count/_and/_or argument
   Word barrier_result = 0;        ///< their result, set at release
   std::optional<ThreadFault> fault;
+  WarpLaneState warp; ///< the warp operation it waits in or performed last (warp_schedule.h)
 
   // Spin-loop recognition (see ThreadSnapshot).
   ThreadSnapshot last_snapshot;     ///< before the previous load or atomic
@@ -128,6 +132,7 @@ struct Machine::Impl {
   /** Threads suspended before a no-op repeat of a spin iteration; ready again once memory
    *  changes (see ThreadSnapshot). */
   std::vector<uint32_t> spinning;
+  WarpRuntime warp_runtime; ///< warp operations and the lockstep scheduler (warp_schedule.h)
   std::vector<Word> observed_values;
   std::vector<uint8_t> observed_present;
   std::vector<ThreadId> observed_writer; ///< meaningful where observed_present is set
@@ -150,7 +155,8 @@ struct Machine::Impl {
   /** Memory changed: spinning threads may now read something new. */
   void memory_changed();
   std::string deadlock_message() const;
-  std::string livelock_message(const std::vector<uint32_t>& spinners) const;
+  /** The threads that cannot progress, and what each waits for (sorted by thread). */
+  std::vector<BlockedThread> blocked_threads() const;
   void thread_main(SimThread& thread);
 
   // Called from a thread's fiber.
@@ -164,7 +170,14 @@ struct Machine::Impl {
   /** Arrives at a barrier and suspends until the block's barrier completes. */
   void arrive_at_barrier(SimThread& thread, SourceRange range);
   [[noreturn]] void fault(SimThread& thread, SourceRange range, std::string message,
-                          ExecutionStatus status = ExecutionStatus::RuntimeError);
+                          ExecutionStatus status = ExecutionStatus::RuntimeError,
+                          RuntimeErrorKind kind = RuntimeErrorKind::Other);
+  /** A runtime error of a known kind (out of bounds, misaligned, ...). */
+  [[noreturn]] void fault(SimThread& thread, SourceRange range, RuntimeErrorKind kind, std::string message) {
+    fault(thread, range, std::move(message), ExecutionStatus::RuntimeError, kind);
+  }
+  /** Whether the observer wants text (names, explanations) built into events. */
+  bool observer_wants_text = false;
   void count_local_step(SimThread& thread, SourceRange range);
   void emit(Event&& event);
   bool observing() const { return observer != nullptr; }

@@ -14,6 +14,7 @@ struct ResolvedAccess {
   LocalArray* local = nullptr;         ///< a thread-private array, or
   const MemoryObject* object = nullptr; ///< a memory object ...
   Location location;                    ///< ... and the element
+  uint32_t object_id = 0;
   uint32_t index = 0;
   Type element_type;
 };
@@ -36,7 +37,7 @@ static ResolvedAccess resolve(Machine::Impl& m, SimThread& t, Word pointer, cons
   uint32_t element_count = 0;
   std::string name;
   if (p.kind == PointerKind::Null) {
-    m.fault(t, range, fmt::format("{} through a null pointer", access_verb(kind)));
+    m.fault(t, range, RuntimeErrorKind::NullPointer, fmt::format("{} through a null pointer", access_verb(kind)));
   } else if (p.kind == PointerKind::LocalArray) {
     if (p.object >= t.local_arrays.size()) m.fault(t, range, "access through a dangling pointer");
     access.local = &t.local_arrays[p.object];
@@ -54,22 +55,48 @@ static ResolvedAccess resolve(Machine::Impl& m, SimThread& t, Word pointer, cons
   // size would split or merge locations, which the models do not describe.
   const uint32_t size = access.element_type.size();
   if (type.size() != size)
-    m.fault(t, range, fmt::format("not supported: {}-byte {} of {}, whose elements are {}-byte {}",
+    m.fault(t, range, RuntimeErrorKind::Unsupported,
+            fmt::format("not supported: {}-byte {} of {}, whose elements are {}-byte {}",
                                   type.size(), access_verb(kind), name, size,
                                   access.element_type.to_string()));
   // Programming Guide 5.3.2: device memory accesses must be naturally aligned.
   if (p.offset % int64_t(size) != 0)
-    m.fault(t, range, fmt::format("misaligned {} of {} at byte offset {} ({}-byte elements)",
+    m.fault(t, range, RuntimeErrorKind::Misaligned,
+            fmt::format("misaligned {} of {} at byte offset {} ({}-byte elements)",
                                   access_verb(kind), name, p.offset, size));
   const int64_t index = p.offset / int64_t(size);
   if (index < 0 || index >= int64_t(element_count))
-    m.fault(t, range, fmt::format("out-of-bounds {}: {}[{}], which has {} element{}",
+    m.fault(t, range, RuntimeErrorKind::OutOfBounds,
+            fmt::format("out-of-bounds {}: {}[{}], which has {} element{}",
                                   access_verb(kind), name, index, element_count,
                                   element_count == 1 ? "" : "s"));
   access.index = static_cast<uint32_t>(index);
-  if (access.object != nullptr)
+  if (access.object != nullptr) {
+    access.object_id = p.object;
     access.location = Location{m.layout.instance_of(p.object, t.ref.block_slot), access.index};
+  }
   return access;
+}
+
+/** The event of a memory access, for observers; text fields only when they are read. */
+static Event access_event(Machine::Impl& m, EventKind kind, const SimThread& t, SourceRange range,
+                          const ResolvedAccess& a, Word value, AccessMode mode) {
+  Event e;
+  e.kind = kind;
+  e.thread = t.ref.id;
+  e.range = range;
+  e.location = a.location;
+  e.object = a.object_id;
+  e.type = a.element_type;
+  e.value = value;
+  e.mode = mode;
+  if (kind != EventKind::Store) e.read_from = m.model->last_read_source(t.ref);
+  if (kind != EventKind::Load) e.store_id = m.model->last_store_id(t.ref);
+  if (m.observer_wants_text) {
+    e.location_name = m.layout.describe(a.location);
+    if (kind != EventKind::Store) e.text = m.model->explain_last(t.ref);
+  }
+  return e;
 }
 
 Word Machine::Impl::load(SimThread& thread, Word pointer, const Type& type, SourceRange range) {
@@ -81,19 +108,7 @@ Word Machine::Impl::load(SimThread& thread, Word pointer, const Type& type, Sour
   const AccessMode mode = mode_of(type, a.object);
   const Word raw = model->load(thread.ref, a.location, mode);
   after_read_event(thread, false);
-  if (observing()) {
-    Event e;
-    e.kind = EventKind::Load;
-    e.thread = thread.ref.id;
-    e.range = range;
-    e.location = a.location;
-    e.location_name = layout.describe(a.location);
-    e.type = a.element_type;
-    e.value = raw;
-    e.mode = mode;
-    e.text = model->explain_last(thread.ref);
-    emit(std::move(e));
-  }
+  if (observing()) emit(access_event(*this, EventKind::Load, thread, range, a, raw, mode));
   return reinterpret_word(raw, a.element_type, type);
 }
 
@@ -112,25 +127,14 @@ void Machine::Impl::store(SimThread& thread, Word pointer, const Type& type, Wor
   model->store(thread.ref, a.location, raw, mode);
   memory_changed();
   thread.last_changed_memory = true;
-  if (observing()) {
-    Event e;
-    e.kind = EventKind::Store;
-    e.thread = thread.ref.id;
-    e.range = range;
-    e.location = a.location;
-    e.location_name = layout.describe(a.location);
-    e.type = a.element_type;
-    e.value = raw;
-    e.mode = mode;
-    emit(std::move(e));
-  }
+  if (observing()) emit(access_event(*this, EventKind::Store, thread, range, a, raw, mode));
 }
 
 Word Machine::Impl::atomic(SimThread& thread, Word pointer, const AtomicUpdate& update, Scope scope,
                            SourceRange range) {
   const ResolvedAccess a = resolve(*this, thread, pointer, update.type, EventKind::Atomic, range);
   if (a.local != nullptr)
-    fault(thread, range, "not supported: an atomic operation on a thread-local array");
+    fault(thread, range, RuntimeErrorKind::Unsupported, "not supported: an atomic operation on a thread-local array");
   if (a.object->space == MemorySpace::Constant)
     fault(thread, range, fmt::format("atomic write to __constant__ variable '{}'", a.object->name));
   AtomicUpdate stored = update;
@@ -140,19 +144,10 @@ Word Machine::Impl::atomic(SimThread& thread, Word pointer, const AtomicUpdate& 
   // An atomic that wrote back the value it found (a failed CAS, atomicAdd(p, 0)) changed nothing.
   after_read_event(thread, stored.apply(old) != old);
   if (observing()) {
-    Event e;
-    e.kind = EventKind::Atomic;
-    e.thread = thread.ref.id;
-    e.range = range;
-    e.location = a.location;
-    e.location_name = layout.describe(a.location);
-    e.type = a.element_type;
+    Event e = access_event(*this, EventKind::Atomic, thread, range, a, stored.apply(old), AccessMode::Atomic);
     e.old_value = old;
-    e.value = stored.apply(old);
-    e.mode = AccessMode::Atomic;
     e.scope = scope;
     e.atomic_op = update.op;
-    e.text = model->explain_last(thread.ref);
     emit(std::move(e));
   }
   return reinterpret_word(old, a.element_type, update.type);

@@ -6,6 +6,8 @@
 namespace fencelab {
 
 void BufferedModel::reset_buffers() {
+  m_ids.reset();
+  m_drained = 0;
   for (StoreBuffer& b : m_buffers) b.clear();
   m_nonempty.clear();
 }
@@ -34,7 +36,9 @@ void BufferedModel::note_maybe_empty(uint32_t slot) {
 }
 
 void BufferedModel::store(const ThreadRef& t, Location location, Word value, AccessMode) {
-  buffer(t.slot).push(location, value);
+  const uint64_t id = m_ids.next();
+  buffer(t.slot).push(location, value, id);
+  m_ids.note_store(t.slot, id);
   note_nonempty(t.slot.value);
 }
 
@@ -50,13 +54,17 @@ std::vector<BufferedStore> BufferedModel::drain_all(ThreadSlot slot) {
   if (slot.value >= m_buffers.size()) return {};
   std::vector<BufferedStore> drained = m_buffers[slot.value].take_all();
   for (const BufferedStore& store : drained) apply_drain(slot.value, store);
+  m_drained += drained.size();
   note_maybe_empty(slot.value);
   return drained;
 }
 
 void BufferedModel::drain_location(ThreadSlot slot, Location location) {
   if (slot.value >= m_buffers.size()) return;
-  for (const BufferedStore& store : m_buffers[slot.value].take_all(location)) apply_drain(slot.value, store);
+  for (const BufferedStore& store : m_buffers[slot.value].take_all(location)) {
+    apply_drain(slot.value, store);
+    ++m_drained;
+  }
   note_maybe_empty(slot.value);
 }
 
@@ -85,6 +93,7 @@ void BufferedModel::internal_step(uint32_t index) {
   const auto [slot, position] = locate_step(index);
   const BufferedStore store = m_buffers[slot].take(position);
   apply_drain(slot, store);
+  ++m_drained;
   note_maybe_empty(slot);
 }
 

@@ -4,6 +4,7 @@
 
 #include "fencelab/machine/memory_model.h"
 #include "store_buffer.h"
+#include "store_ids.h"
 
 #include <vector>
 
@@ -17,6 +18,9 @@ public:
   void thread_start(const ThreadRef& t) override;
   void store(const ThreadRef& t, Location location, Word value, AccessMode mode) override;
   void finish_execution() override;
+  uint64_t drained_count() const override { return m_drained; }
+  uint64_t last_read_source(const ThreadRef& t) const override { return m_ids.last_read(t.slot); }
+  uint64_t last_store_id(const ThreadRef& t) const override { return m_ids.last_store(t.slot); }
 
 protected:
   explicit BufferedModel(DrainOrder order) : m_order(order) {}
@@ -34,6 +38,8 @@ protected:
   std::string buffered_elsewhere(ThreadSlot reader, Location location) const;
   ThreadId owner(uint32_t slot) const { return slot < m_owners.size() ? m_owners[slot] : ThreadId{}; }
 
+  StoreIds m_ids;
+
   /** Makes one buffered store of thread slot `slot` visible in memory. */
   virtual void apply_drain(uint32_t slot, const BufferedStore& store) = 0;
 
@@ -44,6 +50,7 @@ private:
   std::pair<uint32_t, uint32_t> locate_step(uint32_t index) const;
 
   DrainOrder m_order;
+  uint64_t m_drained = 0;
   std::vector<StoreBuffer> m_buffers; ///< by thread slot
   std::vector<ThreadId> m_owners;     ///< by thread slot: the thread running there
   std::vector<uint32_t> m_nonempty;   ///< slots with buffered stores, ascending

@@ -26,13 +26,13 @@ uint32_t Histories::size(Location location) const {
 }
 
 HistoryEntry Histories::entry(Location location, uint32_t index) const {
-  if (index == 0) return HistoryEntry{m_initial[location.instance][location.index], ThreadId{}, true};
+  if (index == 0) return HistoryEntry{m_initial[location.instance][location.index], 0, ThreadId{}, true};
   return m_stores.at(location.key())[index - 1];
 }
 
-uint32_t Histories::append(Location location, Word value, ThreadId writer) {
+uint32_t Histories::append(Location location, Word value, uint64_t id, ThreadId writer) {
   auto& stores = m_stores[location.key()];
-  stores.push_back(HistoryEntry{value, writer, false});
+  stores.push_back(HistoryEntry{value, id, writer, false});
   return static_cast<uint32_t>(stores.size());
 }
 
@@ -73,7 +73,7 @@ void GpuModel::thread_start(const ThreadRef& t) {
 
 // Drained stores join the history; the writer's own view moves up to them.
 void GpuModel::apply_drain(uint32_t slot, const BufferedStore& store) {
-  const uint32_t index = m_histories.append(store.location, store.value, owner(slot));
+  const uint32_t index = m_histories.append(store.location, store.value, store.id, owner(slot));
   view(ThreadSlot{slot}).raise(store.location, index);
 }
 
@@ -85,9 +85,11 @@ bool GpuModel::repeat_load_is_determined(const ThreadRef& t, Location location) 
 
 Word GpuModel::load(const ThreadRef& t, Location location, AccessMode) {
   if (const StoreBuffer* b = find_buffer(t.slot)) {
-    if (const auto own = b->newest(location)) {
+    for (auto it = b->entries().rbegin(); it != b->entries().rend(); ++it) {
+      if (!(it->location == location)) continue;
       if (explaining()) explain(t, "read its own buffered store, which no other thread can see yet");
-      return *own;
+      m_ids.note_read(t.slot, it->id);
+      return it->value;
     }
   }
   // Any entry from the thread's view to the newest; option 0 is the newest, so a biased
@@ -100,6 +102,7 @@ Word GpuModel::load(const ThreadRef& t, Location location, AccessMode) {
   const uint32_t index = newest - back;
   v.raise(location, index);
   const HistoryEntry read = m_histories.entry(location, index);
+  m_ids.note_read(t.slot, read.id);
   if (explaining()) {
     if (index == newest) {
       explain(t, fmt::format("read the newest store to {}: {}{}", describe(location),
@@ -119,8 +122,12 @@ Word GpuModel::load(const ThreadRef& t, Location location, AccessMode) {
 Word GpuModel::read_modify_write(const ThreadRef& t, Location location, Scope, const AtomicUpdate& update) {
   drain_location(t.slot, location);
   const uint32_t newest = m_histories.size(location) - 1;
-  const Word old = m_histories.entry(location, newest).value;
-  const uint32_t index = m_histories.append(location, update.apply(old), t.id);
+  const HistoryEntry found = m_histories.entry(location, newest);
+  const Word old = found.value;
+  m_ids.note_read(t.slot, found.id);
+  const uint64_t id = m_ids.next();
+  m_ids.note_store(t.slot, id);
+  const uint32_t index = m_histories.append(location, update.apply(old), id, t.id);
   view(t.slot).raise(location, index);
   if (explaining())
     explain(t, fmt::format("read the newest entry of {} ({}) and appended its result; relaxed: it "

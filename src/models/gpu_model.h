@@ -35,6 +35,7 @@ namespace fencelab {
 /** One store in a location's history. */
 struct HistoryEntry {
   Word value = 0;
+  uint64_t id = 0; ///< the store's id (store_ids.h); 0 for the initial value
   ThreadId writer;
   bool initial = false; ///< the value the location held at kernel start
 };
@@ -47,7 +48,7 @@ public:
   uint32_t size(Location location) const;
   HistoryEntry entry(Location location, uint32_t index) const;
   /** Appends a store; returns its index. */
-  uint32_t append(Location location, Word value, ThreadId writer);
+  uint32_t append(Location location, Word value, uint64_t id, ThreadId writer);
 
 private:
   std::vector<std::vector<Word>> m_initial;                        ///< per instance

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "fencelab/machine/memory_model.h"
+#include "store_ids.h"
 
 #include <vector>
 
@@ -22,9 +23,13 @@ public:
   void barrier(std::span<const ThreadRef> participants) override {}
   void thread_exit(const ThreadRef& t) override {}
   Word final_value(Location location) const override;
+  uint64_t last_read_source(const ThreadRef& t) const override { return m_ids.last_read(t.slot); }
+  uint64_t last_store_id(const ThreadRef& t) const override { return m_ids.last_store(t.slot); }
 
 private:
-  std::vector<std::vector<Word>> m_memory; ///< per instance, per element: the one value
+  std::vector<std::vector<Word>> m_memory;         ///< per instance, per element: the one value
+  std::vector<std::vector<uint64_t>> m_store_ids;  ///< per instance, per element: who wrote it
+  StoreIds m_ids;
 };
 
 } // namespace fencelab

@@ -19,12 +19,13 @@ enum class DrainOrder : uint8_t { Fifo, PerLocation };
 struct BufferedStore {
   Location location;
   Word value = 0;
+  uint64_t id = 0; ///< the store's id (store_ids.h)
   friend bool operator==(const BufferedStore&, const BufferedStore&) = default;
 };
 
 class StoreBuffer {
 public:
-  void push(Location location, Word value) { m_entries.push_back({location, value}); }
+  void push(Location location, Word value, uint64_t id = 0) { m_entries.push_back({location, value, id}); }
   /** The newest buffered store to `location`, if any. */
   std::optional<Word> newest(Location location) const;
   bool contains(Location location) const { return newest(location).has_value(); }

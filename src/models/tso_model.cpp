@@ -13,6 +13,8 @@ void TsoModel::begin_execution(ChoiceSource&) {
 void TsoModel::init_instance(uint32_t instance, std::span<const Word> initial) {
   if (instance >= m_memory.size()) m_memory.resize(instance + 1);
   m_memory[instance].assign(initial.begin(), initial.end());
+  if (instance >= m_store_ids.size()) m_store_ids.resize(instance + 1);
+  m_store_ids[instance].assign(initial.size(), 0);
 }
 
 void TsoModel::explain(const ThreadRef& t, std::string text) {
@@ -35,12 +37,15 @@ std::string TsoModel::drained_list(const std::vector<BufferedStore>& drained) co
 // A load reads the thread's own newest buffered store to the location, else memory.
 Word TsoModel::load(const ThreadRef& t, Location location, AccessMode) {
   if (const StoreBuffer* b = find_buffer(t.slot)) {
-    if (const auto own = b->newest(location)) {
+    for (auto it = b->entries().rbegin(); it != b->entries().rend(); ++it) {
+      if (!(it->location == location)) continue;
       explain(t, "read its own buffered store, which no other thread can see yet");
-      return *own;
+      m_ids.note_read(t.slot, it->id);
+      return it->value;
     }
   }
   const Word value = m_memory[location.instance][location.index];
+  m_ids.note_read(t.slot, m_store_ids[location.instance][location.index]);
   if (explaining()) explain(t, "read memory" + buffered_elsewhere(t.slot, location));
   return value;
 }
@@ -49,8 +54,12 @@ Word TsoModel::load(const ThreadRef& t, Location location, AccessMode) {
 Word TsoModel::read_modify_write(const ThreadRef& t, Location location, Scope, const AtomicUpdate& update) {
   const auto drained = drain_all(t.slot);
   Word& cell = m_memory[location.instance][location.index];
+  uint64_t& writer = m_store_ids[location.instance][location.index];
+  m_ids.note_read(t.slot, writer);
   const Word old = cell;
   cell = update.apply(old);
+  writer = m_ids.next();
+  m_ids.note_store(t.slot, writer);
   if (explaining()) explain(t, drained_list(drained) + ", then updated memory atomically");
   return old;
 }
@@ -70,6 +79,7 @@ void TsoModel::barrier(std::span<const ThreadRef> participants) {
 
 void TsoModel::apply_drain(uint32_t, const BufferedStore& store) {
   m_memory[store.location.instance][store.location.index] = store.value;
+  m_store_ids[store.location.instance][store.location.index] = store.id;
 }
 
 Word TsoModel::final_value(Location location) const { return m_memory[location.instance][location.index]; }

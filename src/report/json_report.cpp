@@ -135,6 +135,7 @@ void print_trace_json(std::ostream& out, const Program& program, const std::stri
       json.key("op").value(atomic_op_name(e.atomic_op));
     }
     if (e.kind == EventKind::Atomic || e.kind == EventKind::Fence) json.key("scope").value(scope_name(e.scope));
+    if (e.kind == EventKind::Warp) json.key("mask").value(uint64_t(e.warp_mask)).key("undefined").value(e.warp_undefined);
     if (!e.text.empty()) json.key("text").value(e.text);
     json.end_object();
   }

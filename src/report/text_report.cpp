@@ -107,6 +107,8 @@ void print_trace_text(std::ostream& out, const Program& program, const std::stri
     case EventKind::ThreadExit: what = "exit"; break;
     case EventKind::Print: what = fmt::format("printf \"{}\"", e.text); break;
     case EventKind::ModelStep: what = fmt::format("model: {}", e.text); break;
+    case EventKind::BlockStart: what = fmt::format("block {} becomes resident", e.thread.block); break;
+    case EventKind::Warp: what = fmt::format("warp   {}", e.text); break;
     case EventKind::Error: what = fmt::format("error: {}", e.text); break;
     }
     const bool numbered = e.kind == EventKind::Load || e.kind == EventKind::Store ||

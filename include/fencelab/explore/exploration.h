@@ -2,6 +2,7 @@
 // The three differ only in how they answer the Machine's "which of these N?" (choice.h).
 #pragma once
 
+#include "fencelab/checkers/checkers.h"
 #include "fencelab/explore/replay_token.h"
 #include "fencelab/machine/machine.h"
 
@@ -20,6 +21,12 @@ struct OutcomeCount {
   std::optional<RuntimeErrorReport> error; ///< for runtime-error outcomes: the first report
 };
 
+/** One distinct checker report: how many executions showed it, and the first (its witness). */
+struct ReportCount {
+  CheckReport report;
+  uint64_t executions = 0;
+};
+
 enum class ExplorationMode : uint8_t { Random, Exhaustive };
 
 struct ExplorationResult {
@@ -31,6 +38,8 @@ struct ExplorationResult {
   bool complete = false;         ///< exhaustive: every execution was explored
   double seconds = 0;
   std::vector<OutcomeCount> outcomes; ///< sorted by outcome
+  std::vector<ReportCount> reports;   ///< checker reports, in order first found (with checkers)
+  bool checked = false;               ///< whether checkers ran
 };
 
 struct RandomOptions {
@@ -39,10 +48,12 @@ struct RandomOptions {
   /** Probability of taking the common case (the newest value, a prompt drain) where a
    *  decision has one; otherwise every option is equally likely. 0 is uniform. */
   double bias = 0.5;
+  Checkers* checkers = nullptr; ///< when set, every execution is checked
 };
 
 struct ExhaustiveOptions {
   uint64_t max_executions = 100'000;
+  Checkers* checkers = nullptr; ///< when set, every execution is checked
 };
 
 /** `runs` executions with decisions drawn from a generator seeded with `seed`. */

@@ -9,6 +9,8 @@
 #include "fencelab/support/source.h"
 
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace fencelab {
 
@@ -22,6 +24,8 @@ namespace fencelab {
   X(ThreadExit, "exit")                                                                            \
   X(Print, "printf")                                                                               \
   X(ModelStep, "model step")                                                                       \
+  X(Warp, "warp operation")                                                                        \
+  X(BlockStart, "block start")                                                                     \
   X(Error, "error")
 
 enum class EventKind : uint8_t {
@@ -46,13 +50,32 @@ struct Event {
   AccessMode mode = AccessMode::Plain;
   Scope scope = Scope::Device; ///< Fence, Atomic
   AtomicOp atomic_op = AtomicOp::Add;
-  std::string text;      ///< Print: output; ModelStep/Load: the model's explanation; Error: message
+  std::string text;      ///< Print: output; ModelStep/Load: the model's explanation; Error: message;
+                         ///< Warp: the operation and the values exchanged, lane by lane
+  uint32_t warp_mask = 0; ///< Warp: the lanes that performed it together (the active mask)
+  bool warp_undefined = false; ///< Warp: some lane shuffled from a lane outside the mask
+  uint32_t object = 0;    ///< Load, Store, Atomic: Program::memory_objects index
+  uint64_t read_from = 0; ///< Load, Atomic: id of the store read (0: the initial value)
+  uint64_t store_id = 0;  ///< Store, Atomic: id of the store made
+  /** BarrierRelease: the threads that waited and where; the block's threads that had exited. */
+  std::vector<std::pair<ThreadId, SourceRange>> waiting;
+  std::vector<ThreadId> exited;
+  /** BlockStart: the block's shared-memory instances are [first_instance, first_instance + instance_count). */
+  uint32_t first_instance = 0;
+  uint32_t instance_count = 0;
 };
+
+struct ExecutionResult;
 
 class EventObserver {
 public:
   virtual ~EventObserver() = default;
   virtual void on_event(const Event& event) = 0;
+  /** Whether the observer reads the text fields (location names, explanations); building them
+   *  costs time, so checkers say no. */
+  virtual bool wants_text() const { return true; }
+  virtual void begin_execution() {}
+  virtual void end_execution(const ExecutionResult& result) {}
 };
 
 } // namespace fencelab

@@ -16,9 +16,22 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace fencelab {
+
+/** How the lanes of a warp are scheduled (DESIGN "Warps"; src/machine/warp_schedule.h). */
+enum class WarpMode : uint8_t {
+  Its,      ///< independent thread scheduling (Volta and later): lanes interleave freely
+  Lockstep, ///< pre-Volta SIMT: a warp's active lanes perform each visible event together
+};
+
+/** The name a run, a replay token and an expectation use for `model` under `warp`: the model's
+ *  own name under ITS ("gpu"), "MODEL.lockstep" under lockstep ("gpu.lockstep"). */
+std::string mode_name(std::string_view model, WarpMode warp);
+/** Splits a mode name into the model and the warp mode; false if the suffix is unknown. */
+bool split_mode_name(std::string_view name, std::string& model, WarpMode& warp);
 
 struct MachineOptions {
   /** Bytes of each simulated thread's fiber stack; an overflow hits a guard page and is
@@ -32,12 +45,36 @@ struct MachineOptions {
   uint64_t max_steps = 1'000'000;
   /** Statements a thread may run without a visible event (an infinite local loop). */
   uint64_t max_local_steps = 50'000'000;
+  /** `--warp its` (default) or `--warp lockstep`. */
+  WarpMode warp = WarpMode::Its;
+};
+
+#define FENCELAB_RUNTIME_ERRORS(X)                                                                 \
+  X(OutOfBounds, "out-of-bounds")                                                                  \
+  X(Misaligned, "misaligned")                                                                      \
+  X(NullPointer, "null pointer")                                                                   \
+  X(Arithmetic, "arithmetic")   /* division by zero, shift out of range */                        \
+  X(Unsupported, "unsupported") /* a feature the simulator does not model */                      \
+  X(Other, "other")
+
+enum class RuntimeErrorKind : uint8_t {
+#define X(name, spelling) name,
+  FENCELAB_RUNTIME_ERRORS(X)
+#undef X
 };
 
 /** A runtime error: where, which thread, what. */
 struct RuntimeErrorReport {
   Diagnostic diagnostic;
   ThreadId thread;
+  RuntimeErrorKind kind = RuntimeErrorKind::Other;
+};
+
+/** A thread that could not progress when an execution ended in deadlock, and where. */
+struct BlockedThread {
+  ThreadId thread;
+  SourceRange range;
+  std::string waits_for; ///< "__syncthreads", or "spins re-reading lock2[0]"
 };
 
 struct ExecutionResult {
@@ -45,6 +82,11 @@ struct ExecutionResult {
   uint64_t events = 0;                     ///< visible events performed
   std::optional<RuntimeErrorReport> error; ///< when outcome.status is RuntimeError
   std::vector<std::string> output;         ///< printf output, in the order performed
+  /** Findings that did not stop the execution, in the order found (severity Warning): a
+   *  shuffle that read a lane outside its mask (an undefined value, chosen as a ChoiceKind::Value
+   *  decision). The diagnostics work turns these into reports. */
+  std::vector<RuntimeErrorReport> warnings;
+  std::vector<BlockedThread> blocked; ///< when outcome.status is Deadlock: who waits for what
 };
 
 class Machine {

@@ -43,6 +43,13 @@ public:
    *  provided no memory changes meanwhile (the Machine's spin-loop recognition relies on it). */
   virtual bool repeat_load_is_determined(const ThreadRef& t, Location location) const { return true; }
 
+  /** Which store thread `t`'s last load or atomic read: 0 for a location's initial value, else
+   *  the id the model gave that store (ids count stores in the order they were performed).
+   *  Observers use it to pair writers with readers (reads-from). */
+  virtual uint64_t last_read_source(const ThreadRef& t) const = 0;
+  /** The id of the store thread `t`'s last store or atomic made. */
+  virtual uint64_t last_store_id(const ThreadRef& t) const = 0;
+
   /** With explanations on, the model describes its last operation for traces. */
   void set_explaining(bool on) { m_explaining = on; }
   bool explaining() const { return m_explaining; }
@@ -78,6 +85,11 @@ public:
     std::string text;  ///< e.g. "X=10 drains from thread (0,0,0)'s store buffer to memory"
   };
   virtual InternalStep describe_internal_step(uint32_t index) const { return {}; }
+
+  /** How many buffered stores have drained so far in this execution (by any operation: a
+   *  model step, a fence, a barrier, an atomic). The Machine wakes spinning threads when it
+   *  grows: a drained store may be what they wait for. */
+  virtual uint64_t drained_count() const { return 0; }
 
   /** After the kernel ends: every buffer has drained; the value the host reads. */
   virtual void finish_execution() {}

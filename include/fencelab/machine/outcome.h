@@ -12,8 +12,7 @@ namespace fencelab {
 
 #define FENCELAB_EXECUTION_STATUSES(X)                                                             \
   X(Completed, "completed")                                                                        \
-  X(Deadlock, "deadlock")          /* no thread can make progress */                               \
-  X(Livelock, "livelock")          /* threads spin re-reading memory nothing will change */    \
+  X(Deadlock, "deadlock")          /* no thread can progress: barriers, endless spinning */        \
   X(StepLimit, "step limit")       /* the execution ran past --max-steps events */                 \
   X(RuntimeError, "runtime error") /* out of bounds, division by zero, ... */
 

@@ -93,7 +93,9 @@ inline constexpr std::array<const char*, 3> kModelNames = {"sc", "tso", "gpu"};
 
 struct Expectation {
   SourceRange range;
-  std::vector<std::string> models; ///< names from kModelNames, never empty
+  /** Names from kModelNames, never empty; a name with ".lockstep" appended ("gpu.lockstep")
+   *  applies under `--warp lockstep` (machine.h mode_name), a bare name under ITS. */
+  std::vector<std::string> models;
   ExpectationKind kind = ExpectationKind::Reachable;
   std::vector<OutcomePattern> patterns; ///< Exactly: one or more; Reachable/Unreachable: one
   ExprPtr predicate;                    ///< Always: typed by sema, names are observed items

@@ -56,6 +56,9 @@ struct ModelRun {
 void print_comparison_text(std::ostream& out, const Program& program, const std::vector<ModelRun>& runs,
                            const ReportOptions& options);
 
+/** The `check` report: each distinct finding once with its sites and witness, then a summary. */
+void print_check_text(std::ostream& out, const Program& program, const ExplorationResult& result);
+
 void print_trace_text(std::ostream& out, const Program& program, const std::string& token,
                       const std::vector<Event>& events, const ExecutionResult& execution);
 void print_trace_json(std::ostream& out, const Program& program, const std::string& token,

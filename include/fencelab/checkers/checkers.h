@@ -1,0 +1,38 @@
+// Every checker at once, as one observer of the Machine's events (DESIGN "Observers"): the race
+// detector, the barrier checker, and the reports an execution's end carries (deadlock, step
+// limit, runtime errors such as out-of-bounds accesses).
+#pragma once
+
+#include "fencelab/checkers/report.h"
+#include "fencelab/machine/machine.h"
+
+#include <memory>
+#include <vector>
+
+namespace fencelab {
+
+class RaceDetector;
+
+class Checkers final : public EventObserver {
+public:
+  explicit Checkers(const Program& program);
+  ~Checkers() override;
+
+  bool wants_text() const override { return false; }
+  void begin_execution() override;
+  void on_event(const Event& event) override;
+  void end_execution(const ExecutionResult& result) override;
+
+  /** The reports of the execution that just ended (without witnesses). */
+  std::vector<CheckReport> take_reports() { return std::move(m_reports); }
+  /** Whether the race detector runs for this program (it is off for very large grids). */
+  bool races_checked() const;
+
+private:
+  void check_barrier(const Event& event);
+  const Program& m_program;
+  std::unique_ptr<RaceDetector> m_races;
+  std::vector<CheckReport> m_reports;
+};
+
+} // namespace fencelab

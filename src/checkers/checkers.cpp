@@ -1,0 +1,100 @@
+#include "fencelab/checkers/checkers.h"
+
+#include "race_detector.h"
+#include "thread_groups.h"
+
+#include <fmt/format.h>
+#include <map>
+
+namespace fencelab {
+
+Checkers::Checkers(const Program& program) : m_program(program), m_races(std::make_unique<RaceDetector>(program)) {}
+Checkers::~Checkers() = default;
+
+bool Checkers::races_checked() const { return m_races->enabled(); }
+
+void Checkers::begin_execution() {
+  m_reports.clear();
+  m_races->begin_execution();
+}
+
+void Checkers::on_event(const Event& event) {
+  m_races->on_event(event, m_reports);
+  // Warp-level synchronizations (warp_mask set) are not __syncthreads: no block divergence.
+  if (event.kind == EventKind::BarrierRelease && event.warp_mask == 0) check_barrier(event);
+}
+
+// "__syncthreads() is allowed in conditional code but only if the conditional evaluates
+// identically across the entire thread block" (Programming Guide 10.6): threads waiting at
+// different call sites, or some exited while others wait, are barrier divergence.
+void Checkers::check_barrier(const Event& event) {
+  std::map<uint32_t, std::pair<SourceRange, std::vector<ThreadId>>> by_site;
+  for (const auto& [thread, range] : event.waiting) {
+    auto& entry = by_site[range.begin];
+    entry.first = range;
+    entry.second.push_back(thread);
+  }
+  if (by_site.size() <= 1 && event.exited.empty()) return;
+  const uint32_t block = event.waiting.empty() ? 0 : event.waiting.front().first.block;
+  CheckReport r;
+  r.kind = DiagnosticKind::BarrierDivergence;
+  r.message = by_site.size() > 1
+                  ? fmt::format("barrier divergence in block {}: its threads wait at {} different __syncthreads",
+                                block, by_site.size())
+                  : fmt::format("barrier divergence in block {}: threads exited while others waited at __syncthreads",
+                                block);
+  for (const auto& [begin, entry] : by_site) r.sites.push_back({"waits", entry.first, describe_threads(entry.second)});
+  if (!event.exited.empty()) r.sites.push_back({"exited", SourceRange{}, describe_threads(event.exited)});
+  for (const CheckReport& existing : m_reports)
+    if (existing.identity() == r.identity()) return;
+  m_reports.push_back(std::move(r));
+}
+
+void Checkers::end_execution(const ExecutionResult& result) {
+  CheckReport r;
+  switch (result.outcome.status) {
+  case ExecutionStatus::Completed: break;
+  case ExecutionStatus::Deadlock: {
+    r.kind = DiagnosticKind::Deadlock;
+    r.message = "deadlock: no thread can make progress";
+    // One site per group of threads blocked at the same place for the same reason.
+    std::map<std::pair<uint32_t, std::string>, std::pair<SourceRange, std::vector<ThreadId>>> groups;
+    for (const BlockedThread& b : result.blocked) {
+      auto& g = groups[{b.range.begin, b.waits_for}];
+      g.first = b.range;
+      g.second.push_back(b.thread);
+    }
+    for (const auto& [key, g] : groups) r.sites.push_back({key.second, g.first, describe_threads(g.second)});
+    if (groups.empty()) r.message += ": " + result.outcome.message; // warp rendezvous and the like
+    m_reports.push_back(std::move(r));
+    break;
+  }
+  case ExecutionStatus::StepLimit:
+    r.kind = DiagnosticKind::Livelock;
+    r.message = "livelock: " + result.outcome.message;
+    m_reports.push_back(std::move(r));
+    break;
+  case ExecutionStatus::RuntimeError: {
+    if (!result.error) break;
+    const RuntimeErrorReport& e = *result.error;
+    r.kind = e.kind == RuntimeErrorKind::OutOfBounds  ? DiagnosticKind::OutOfBounds
+             : e.kind == RuntimeErrorKind::Misaligned ? DiagnosticKind::Misaligned
+                                                      : DiagnosticKind::RuntimeError;
+    r.message = result.outcome.message;
+    r.sites.push_back({"at", e.diagnostic.range, e.thread.to_string()});
+    m_reports.push_back(std::move(r));
+    break;
+  }
+  }
+  for (const RuntimeErrorReport& w : result.warnings) {
+    CheckReport warning;
+    warning.kind = w.diagnostic.message.find("mask") != std::string::npos && w.diagnostic.message.find("shuffle") == std::string::npos
+                       ? DiagnosticKind::InvalidWarpMask
+                       : DiagnosticKind::InactiveLaneShuffle;
+    warning.message = w.diagnostic.message;
+    warning.sites.push_back({"at", w.diagnostic.range, w.thread.to_string()});
+    m_reports.push_back(std::move(warning));
+  }
+}
+
+} // namespace fencelab

@@ -1,0 +1,181 @@
+#include "race_detector.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+namespace fencelab {
+
+namespace {
+
+/** Whether an operation of `scope` by a thread of block `a` reaches a thread of block `b`. */
+bool covers(Scope scope, uint32_t a, uint32_t b) { return scope != Scope::Block || a == b; }
+
+void join(std::vector<uint32_t>& into, const std::vector<uint32_t>& from) {
+  for (size_t i = 0; i < into.size(); ++i) into[i] = std::max(into[i], from[i]);
+}
+
+const char* access_role(EventKind kind) {
+  return kind == EventKind::Load ? "read" : kind == EventKind::Store ? "write" : "atomic";
+}
+
+bool writes(EventKind kind) { return kind != EventKind::Load; }
+
+/** The scope a non-plain access synchronizes at: an atomic's own; volatile counts as system
+ *  (PTX ISA 8.6: volatile is relaxed with .sys scope). */
+Scope effective_scope(AccessMode mode, Scope scope) { return mode == AccessMode::Atomic ? scope : Scope::System; }
+
+} // namespace
+
+RaceDetector::RaceDetector(const Program& program) : m_program(program) {
+  m_threads_per_block = static_cast<uint32_t>(program.launch.block.total());
+  const uint64_t total = program.launch.grid.total() * program.launch.block.total();
+  m_enabled = total <= kMaxThreads;
+  m_thread_count = m_enabled ? static_cast<uint32_t>(total) : 0;
+}
+
+void RaceDetector::begin_execution() {
+  m_states.assign(m_thread_count, ThreadState{});
+  for (uint32_t i = 0; i < m_thread_count; ++i) {
+    m_states[i].clocks.exact.assign(m_thread_count, 0);
+    m_states[i].clocks.wide.assign(m_thread_count, 0);
+    m_states[i].clocks.exact[i] = m_states[i].clocks.wide[i] = 1;
+  }
+  m_shadow.clear();
+  m_releases.clear();
+  m_reported.clear();
+}
+
+uint32_t RaceDetector::index_of(ThreadId id) const {
+  return id.block * m_threads_per_block + id.warp * kWarpSize + id.lane;
+}
+
+RaceDetector::ThreadState& RaceDetector::state(ThreadId id) { return m_states[index_of(id)]; }
+
+std::string RaceDetector::location_name(uint32_t object, uint32_t index) const {
+  const MemoryObject& o = m_program.memory_objects[object];
+  return o.is_array ? fmt::format("{}[{}]", o.name, index) : o.name;
+}
+
+void RaceDetector::on_event(const Event& event, std::vector<CheckReport>& reports) {
+  if (!m_enabled) return;
+  switch (event.kind) {
+  case EventKind::Load:
+  case EventKind::Store:
+  case EventKind::Atomic: on_access(event, reports); break;
+  case EventKind::Fence: on_fence(event); break;
+  case EventKind::BarrierRelease: on_barrier(event); break;
+  case EventKind::BlockStart:
+    // A new block's shared memory: nothing it holds was written by this block.
+    std::erase_if(m_shadow, [&event](const auto& item) {
+      const uint32_t instance = uint32_t(item.first >> 32);
+      return instance >= event.first_instance && instance < event.first_instance + event.instance_count;
+    });
+    break;
+  default: break;
+  }
+}
+
+// Fence: first acquire what was read through stores made after other threads' fences, then
+// release: stores made after this fence carry this thread's clocks.
+void RaceDetector::on_fence(const Event& event) {
+  ThreadState& t = state(event.thread);
+  const uint32_t self = index_of(event.thread);
+  for (const auto& release : t.pending) {
+    if (covers(release->scope, release->block, event.thread.block) && covers(event.scope, event.thread.block, release->block))
+      join(t.clocks.exact, release->clocks.exact);
+    join(t.clocks.wide, release->clocks.wide);
+  }
+  t.pending.clear();
+  t.last_fence = std::make_shared<const Release>(Release{t.clocks, event.scope, event.thread.block});
+  ++t.clocks.exact[self];
+  ++t.clocks.wide[self];
+}
+
+// A barrier: every participant's later accesses follow every participant's earlier ones.
+void RaceDetector::on_barrier(const Event& event) {
+  if (event.waiting.empty()) return;
+  Clocks joined{std::vector<uint32_t>(m_thread_count, 0), std::vector<uint32_t>(m_thread_count, 0)};
+  for (const auto& [id, range] : event.waiting) {
+    join(joined.exact, state(id).clocks.exact);
+    join(joined.wide, state(id).clocks.wide);
+  }
+  for (const auto& [id, range] : event.waiting) {
+    ThreadState& t = state(id);
+    t.clocks = joined;
+    ++t.clocks.exact[index_of(id)];
+    ++t.clocks.wide[index_of(id)];
+  }
+}
+
+void RaceDetector::on_access(const Event& event, std::vector<CheckReport>& reports) {
+  ThreadState& t = state(event.thread);
+  const uint32_t self = index_of(event.thread);
+  // Reads-from: reading a store made after a fence lets this thread's next fence acquire.
+  if (event.kind != EventKind::Store && event.read_from != 0) {
+    const auto it = m_releases.find(event.read_from);
+    if (it != m_releases.end()) t.pending.push_back(it->second);
+  }
+  if (writes(event.kind) && t.last_fence) m_releases[event.store_id] = t.last_fence;
+
+  const Access now{self, t.clocks.exact[self], event.kind, event.mode, event.scope, event.thread, event.range};
+  Shadow& shadow = m_shadow[event.location.key()];
+  const MemoryObject& object = m_program.memory_objects[event.object];
+  if (event.kind != EventKind::Store && !object.initialized && !shadow.written && !shadow.uninitialized_reported) {
+    shadow.uninitialized_reported = true;
+    CheckReport r;
+    r.kind = DiagnosticKind::UninitializedRead;
+    r.message = fmt::format("read of uninitialized {}", location_name(event.object, event.location.index));
+    r.sites.push_back({access_role(event.kind), event.range, event.thread.to_string()});
+    const std::string id = r.identity();
+    if (std::find(m_reported.begin(), m_reported.end(), id) == m_reported.end()) {
+      m_reported.push_back(id);
+      reports.push_back(std::move(r));
+    }
+  }
+  if (shadow.write && shadow.write->thread != self) check_pair(*shadow.write, now, event.object, event.location.index, reports);
+  if (writes(event.kind))
+    for (const Access& read : shadow.reads)
+      if (read.thread != self) check_pair(read, now, event.object, event.location.index, reports);
+
+  if (writes(event.kind)) {
+    shadow.write = now;
+    shadow.written = true;
+    shadow.reads.clear();
+  }
+  if (event.kind != EventKind::Store) {
+    auto it = std::find_if(shadow.reads.begin(), shadow.reads.end(), [self](const Access& a) { return a.thread == self; });
+    if (it != shadow.reads.end()) *it = now;
+    else shadow.reads.push_back(now);
+  }
+}
+
+void RaceDetector::check_pair(const Access& earlier, const Access& now, uint32_t object, uint32_t index,
+                              std::vector<CheckReport>& reports) {
+  const ThreadState& t = m_states[now.thread];
+  if (earlier.clock <= t.clocks.exact[earlier.thread]) return; // ordered by happens-before
+  const bool both_marked = earlier.mode != AccessMode::Plain && now.mode != AccessMode::Plain;
+  DiagnosticKind kind;
+  if (both_marked) {
+    const Scope a = effective_scope(earlier.mode, earlier.scope), b = effective_scope(now.mode, now.scope);
+    if (covers(a, earlier.id.block, now.id.block) && covers(b, now.id.block, earlier.id.block)) return;
+    kind = DiagnosticKind::ScopedRace; // e.g. atomicAdd_block from two blocks
+  } else {
+    kind = earlier.clock <= t.clocks.wide[earlier.thread] ? DiagnosticKind::ScopedRace : DiagnosticKind::DataRace;
+  }
+  const char* hazard = !writes(now.kind) ? "RAW" : !writes(earlier.kind) ? "WAR" : "WAW";
+  CheckReport r;
+  r.kind = kind;
+  r.message = fmt::format("{} ({}) on {}", kind == DiagnosticKind::DataRace ? "data race" : "scoped race", hazard,
+                          location_name(object, index));
+  if (kind == DiagnosticKind::ScopedRace)
+    r.message += both_marked ? ": the atomics' scope does not include both threads"
+                             : ": the fences' scope does not include both threads";
+  r.sites.push_back({access_role(earlier.kind), earlier.range, earlier.id.to_string()});
+  r.sites.push_back({access_role(now.kind), now.range, now.id.to_string()});
+  const std::string id = r.identity();
+  if (std::find(m_reported.begin(), m_reported.end(), id) != m_reported.end()) return;
+  m_reported.push_back(id);
+  reports.push_back(std::move(r));
+}
+
+} // namespace fencelab

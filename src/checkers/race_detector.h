@@ -1,0 +1,89 @@
+// The race detector: happens-before by vector clocks over global and shared memory.
+//
+// What orders two accesses (DESIGN "Diagnostics"; Programming Guide 10.5, 10.6, 10.14):
+//  - program order;
+//  - __syncthreads (and __syncwarp): every participant's later accesses follow every
+//    participant's earlier ones;
+//  - a fence, then a store (or atomic) read by another thread before that thread's own fence:
+//    the writer's accesses before its fence precede the reader's after its fence, when both
+//    fences' scopes include both threads (a block fence reaches only its own block).
+// Two conflicting accesses (same location, at least one writes) not ordered so are a race,
+// unless both are atomic or volatile with scopes covering both threads (volatile counts as
+// system scope, PTX ISA 8.6). A second set of clocks treats every fence as device scope: a
+// race that those clocks order is a *scoped* race (synchronization existed, its scope was too
+// narrow), as is a pair of atomics whose scope does not cover both threads.
+#pragma once
+
+#include "fencelab/checkers/report.h"
+#include "fencelab/machine/events.h"
+#include "fencelab/program/program.h"
+
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+namespace fencelab {
+
+class RaceDetector {
+public:
+  explicit RaceDetector(const Program& program);
+
+  /** Grids larger than this get no race detection (vector clocks are per thread pair). */
+  static constexpr uint64_t kMaxThreads = 4096;
+  bool enabled() const { return m_enabled; }
+
+  void begin_execution();
+  void on_event(const Event& event, std::vector<CheckReport>& reports);
+
+private:
+  struct Clocks {
+    std::vector<uint32_t> exact; ///< happens-before as the scopes allow
+    std::vector<uint32_t> wide;  ///< as if every fence were device-scoped
+  };
+  /** What a fence released: the clocks at the fence, for stores made after it. */
+  struct Release {
+    Clocks clocks;
+    Scope scope;
+    uint32_t block;
+  };
+  struct Access {
+    uint32_t thread = 0; ///< dense thread index
+    uint32_t clock = 0;  ///< the thread's own clock component at the access
+    EventKind kind = EventKind::Load;
+    AccessMode mode = AccessMode::Plain;
+    Scope scope = Scope::System;
+    ThreadId id;
+    SourceRange range;
+  };
+  struct Shadow {
+    std::optional<Access> write;
+    std::vector<Access> reads;
+    bool written = false;
+    bool uninitialized_reported = false;
+  };
+  struct ThreadState {
+    Clocks clocks;
+    std::shared_ptr<const Release> last_fence;
+    std::vector<std::shared_ptr<const Release>> pending; ///< read through stores since the last fence
+  };
+
+  uint32_t index_of(ThreadId id) const;
+  ThreadState& state(ThreadId id);
+  void on_access(const Event& event, std::vector<CheckReport>& reports);
+  void on_fence(const Event& event);
+  void on_barrier(const Event& event);
+  void check_pair(const Access& earlier, const Access& now, uint32_t object, uint32_t index,
+                  std::vector<CheckReport>& reports);
+  std::string location_name(uint32_t object, uint32_t index) const;
+
+  const Program& m_program;
+  bool m_enabled = true;
+  uint32_t m_threads_per_block = 1;
+  uint32_t m_thread_count = 0;
+  std::vector<ThreadState> m_states;
+  std::unordered_map<uint64_t, Shadow> m_shadow;                       ///< by location key
+  std::unordered_map<uint64_t, std::shared_ptr<const Release>> m_releases; ///< by store id
+  std::vector<std::string> m_reported; ///< identities reported in this execution
+};
+
+} // namespace fencelab

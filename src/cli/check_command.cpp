@@ -1,0 +1,61 @@
+// `fencelab check FILE`: every checker on; exhaustive exploration when the search is small,
+// random executions within a budget otherwise; each distinct report once with its witness.
+#include "commands.h"
+
+#include "fencelab/checkers/checkers.h"
+#include "fencelab/explore/expectations.h"
+#include "fencelab/report/report.h"
+
+#include <iostream>
+
+namespace fencelab::cli {
+
+namespace {
+
+struct CheckOptions {
+  CommonOptions common;
+  uint64_t max_executions = 20'000;
+  uint64_t runs = 2'000;
+  uint64_t seed = 1;
+};
+
+int execute(const CheckOptions& options) {
+  if (!check_models(options.common.models)) return kBadInput;
+  const auto program = load_program(options.common.file);
+  if (program == nullptr) return kBadInput;
+  Machine machine(*program, options.common.machine);
+  Checkers checkers(*program);
+  int exit_code = kSuccess;
+  for (const std::string& model_name : options.common.models) {
+    const auto model = create_model(model_name);
+    ExplorationResult result = explore_exhaustive(machine, *model, ExhaustiveOptions{options.max_executions, &checkers});
+    if (!result.complete) {
+      // Too many executions to visit all: sample instead, with the same checkers.
+      result = explore_random(machine, *model, RandomOptions{options.runs, options.seed, 0.5, &checkers});
+    }
+    if (options.common.json) print_exploration_json(std::cout, *program, result, check_expectations(*program, result),
+                                                    ReportOptions{options.common.stats, "check"});
+    else print_check_text(std::cout, *program, result);
+    for (const ReportCount& r : result.reports)
+      if (diagnostic_kind_severity(r.report.kind) == Severity::Error) exit_code = kFindings;
+  }
+  if (!checkers.races_checked())
+    std::cerr << "fencelab: note: the grid has more than " << 4096
+              << " threads, so races were not checked (the other checkers ran)\n";
+  return exit_code;
+}
+
+} // namespace
+
+void add_check_command(CLI::App& app, int& exit_code) {
+  auto options = std::make_shared<CheckOptions>();
+  CLI::App* command = app.add_subcommand("check", "find races, barrier divergence, deadlocks and memory errors");
+  add_common_options(*command, options->common);
+  command->add_option("--max-executions", options->max_executions,
+                      "explore exhaustively when the search has at most this many executions");
+  command->add_option("--runs", options->runs, "otherwise, this many random executions");
+  command->add_option("--seed", options->seed, "seed for the random executions");
+  command->callback([options, &exit_code] { exit_code = execute(*options); });
+}
+
+} // namespace fencelab::cli

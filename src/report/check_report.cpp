@@ -1,0 +1,64 @@
+// The `check` report: each distinct finding once, with its sites (file:line:col, the line, a
+// caret) and the first execution that showed it; then counts by kind and severity. It holds no
+// addresses or timings, so golden files of it stay stable.
+#include "fencelab/report/report.h"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+#include <map>
+
+namespace fencelab {
+
+namespace {
+
+const char* severity_name(Severity s) { return s == Severity::Error ? "error" : s == Severity::Warning ? "warning" : "note"; }
+
+void print_report(std::ostream& out, const Program& program, const ReportCount& counted, uint64_t executions) {
+  const CheckReport& r = counted.report;
+  fmt::print(out, "{}: {} [{}]\n", severity_name(diagnostic_kind_severity(r.kind)), r.message, diagnostic_kind_name(r.kind));
+  for (const ReportSite& site : r.sites) {
+    const std::string who = fmt::format("{} by {}", site.role, site.threads);
+    if (site.range.end == 0) {
+      fmt::print(out, "  {}\n", who);
+      continue;
+    }
+    std::string rendered = render_diagnostic(Diagnostic{Severity::Note, site.range, who}, *program.source);
+    // Indent the rendered site under its report.
+    std::string indented = "  ";
+    for (const char c : rendered) {
+      indented += c;
+      if (c == '\n') indented += "  ";
+    }
+    while (!indented.empty() && (indented.back() == ' ')) indented.pop_back();
+    out << indented;
+    if (!indented.empty() && indented.back() != '\n') out << '\n';
+  }
+  fmt::print(out, "  seen in {} of {} executions; witness {}\n\n", counted.executions, executions,
+             counted.report.witness.encode());
+}
+
+} // namespace
+
+void print_check_text(std::ostream& out, const Program& program, const ExplorationResult& result) {
+  std::string how;
+  if (result.mode == ExplorationMode::Exhaustive)
+    how = result.complete ? fmt::format("all {} executions (exhaustive)", result.executions)
+                          : fmt::format("{} executions (search cut short)", result.executions);
+  else
+    how = fmt::format("{} random executions (seed {})", result.executions, result.seed);
+  fmt::print(out, "fencelab check: {} under {}, {}\n\n", program.source->path(), result.model, how);
+  std::map<std::string, size_t> by_kind;
+  size_t errors = 0, warnings = 0;
+  for (const ReportCount& r : result.reports) {
+    print_report(out, program, r, result.executions);
+    ++by_kind[diagnostic_kind_name(r.report.kind)];
+    (diagnostic_kind_severity(r.report.kind) == Severity::Error ? errors : warnings) += 1;
+  }
+  if (result.reports.empty()) fmt::print(out, "no reports\n\n");
+  std::string kinds;
+  for (const auto& [kind, count] : by_kind) kinds += fmt::format("{}{} {}", kinds.empty() ? "" : ", ", count, kind);
+  fmt::print(out, "summary: {} error{}, {} warning{}{}\n", errors, errors == 1 ? "" : "s", warnings,
+             warnings == 1 ? "" : "s", kinds.empty() ? "" : " (" + kinds + ")");
+}
+
+} // namespace fencelab
