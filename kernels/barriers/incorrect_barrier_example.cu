@@ -16,10 +16,11 @@
 //
 // Weak models: nothing to add; the kernel makes no memory accesses, so tso and gpu behave as sc.
 //
-// fencelab-note: barrier divergence; its expectation awaits the barrier-divergence and
-// deadlock checkers, so there are no expect lines.
+// fencelab check reports the divergence: even threads wait at one __syncthreads, odd threads
+// at the other.
 //@ launch grid=1 block=4
 //@ arg n = 0
+//@ expect all: diagnostic barrier-divergence
 
 __global__ void incorrect_barrier_example(int n) {
     // ...

@@ -38,6 +38,7 @@
 //@ expect tso,gpu: unreachable B[1]=0 B[2]=0
 //@ expect tso,gpu: always (B[0] == 2 || B[0] == 0) && (B[1] == 2 || B[1] == 0) \
 //@   && (B[2] == 1 || B[2] == 0) && (B[3] == 1 || B[3] == 0)
+//@ expect all: diagnostic data-race
 
 // Added by fencelab: the note uses BLOCK_SIZE without defining it.
 #define BLOCK_SIZE 4

@@ -16,14 +16,15 @@
 // (witnesses gpu:011001001[3]010 for 1, 1 and gpu:1[3]001100100110 for 2, 1 in
 // `fencelab run --model gpu --seed 1`).
 //
-// fencelab-note: deadlock (both threads spin in atomicCAS loops); its expectation awaits the
-// deadlock checker, so there are no expect lines.
+// fencelab check reports the deadlock: in some executions each thread holds one lock and spins
+// in atomicCAS on the other, and no thread can make progress.
 //@ launch grid=1 block=2
 //@ arg resource1: int[1] = zeros
 //@ arg resource2: int[1] = zeros
 //@ arg lock1: int[1] = zeros
 //@ arg lock2: int[1] = zeros
 //@ observe resource1[0] resource2[0]
+//@ expect all: diagnostic deadlock
 
 // Potential deadlock scenario and prevention
 __global__ void potential_deadlock_demo(int* resource1, int* resource2,

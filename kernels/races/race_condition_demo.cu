@@ -27,6 +27,7 @@
 //@ expect tso,gpu: always shared_counter[0] >= 1 && shared_counter[0] <= 3
 //@ expect tso,gpu: reachable shared_counter[0]=1 race_detector[0]=0 race_detector[2]=0 race_detector[4]=0
 //@ expect tso,gpu: reachable shared_counter[0]=3
+//@ expect all: diagnostic data-race
 
 // Race condition example and detection
 __global__ void race_condition_demo(int* shared_counter, int* race_detector, int N) {

@@ -35,7 +35,10 @@ int execute(const CheckOptions& options) {
     }
     if (options.common.json) print_exploration_json(std::cout, *program, result, check_expectations(*program, result),
                                                     ReportOptions{options.common.stats, "check"});
-    else print_check_text(std::cout, *program, result);
+    else {
+      print_check_text(std::cout, *program, result);
+      print_expectations_text(std::cout, *program, check_expectations(*program, result), "expectations:");
+    }
     for (const ReportCount& r : result.reports)
       if (diagnostic_kind_severity(r.report.kind) == Severity::Error) exit_code = kFindings;
   }

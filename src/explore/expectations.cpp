@@ -146,11 +146,23 @@ ExpectationResult check_one(const Program& program, const Expectation& e, const 
     out.verdict = proven(r) ? Verdict::Holds : Verdict::Inconclusive;
     out.detail = fmt::format("held in {}", searched);
     return out;
-  case ExpectationKind::Diagnostic:
-    out.verdict = Verdict::Inconclusive;
-    out.detail = "diagnostic expectations are not checked yet (the checkers arrive with the "
-                 "diagnostics work)";
+  case ExpectationKind::Diagnostic: {
+    if (!r.checked) {
+      out.verdict = Verdict::Inconclusive;
+      out.detail = "the checkers did not run (use fencelab check)";
+      return out;
+    }
+    for (const ReportCount& report : r.reports) {
+      if (e.diagnostic_kind != diagnostic_kind_name(report.report.kind)) continue;
+      out.verdict = Verdict::Holds;
+      out.detail = fmt::format("reported: {}", report.report.message);
+      out.witness = report.report.witness;
+      return out;
+    }
+    out.verdict = proven(r) ? Verdict::Fails : Verdict::Inconclusive;
+    out.detail = fmt::format("no {} report in {}", e.diagnostic_kind, searched);
     return out;
+  }
   }
   return out;
 }

@@ -69,16 +69,8 @@ void print_comparison_text(std::ostream& out, const Program& program, const std:
                weak ? fmt::format("   <- only {}", fmt::join(only, ", ")) : "");
   }
 
-  for (const ModelRun& run : runs) {
-    if (run.expectations.empty()) continue;
-    fmt::print(out, "\nexpectations under {}:\n", run.result.model);
-    for (const ExpectationResult& e : run.expectations) {
-      const LineColumn at = program.source->position(e.expectation->range.begin);
-      fmt::print(out, "  {:<8} line {}: {}\n", verdict_name(e.verdict), at.line, e.expectation->text);
-      fmt::print(out, "           {}{}\n", e.detail,
-                 e.witness ? fmt::format(" (witness {})", e.witness->encode()) : std::string());
-    }
-  }
+  for (const ModelRun& run : runs)
+    print_expectations_text(out, program, run.expectations, fmt::format("expectations under {}:", run.result.model));
   if (options.stats) {
     for (const ModelRun& run : runs) {
       const RunStats s = RunStats::of(run.result);

@@ -33,6 +33,18 @@ std::string search_summary(const ExplorationResult& r) {
 
 } // namespace
 
+void print_expectations_text(std::ostream& out, const Program& program,
+                             const std::vector<ExpectationResult>& expectations, const std::string& heading) {
+  if (expectations.empty()) return;
+  fmt::print(out, "\n{}\n", heading);
+  for (const ExpectationResult& e : expectations) {
+    const LineColumn at = program.source->position(e.expectation->range.begin);
+    fmt::print(out, "  {:<8} line {}: {}\n", verdict_name(e.verdict), at.line, e.expectation->text);
+    fmt::print(out, "           {}{}\n", e.detail,
+               e.witness ? fmt::format(" (witness {})", e.witness->encode()) : std::string());
+  }
+}
+
 void print_exploration_text(std::ostream& out, const Program& program, const ExplorationResult& result,
                             const std::vector<ExpectationResult>& expectations,
                             const ReportOptions& options) {
@@ -59,15 +71,7 @@ void print_exploration_text(std::ostream& out, const Program& program, const Exp
     }
   }
 
-  if (!expectations.empty()) {
-    fmt::print(out, "\nexpectations:\n");
-    for (const ExpectationResult& e : expectations) {
-      const LineColumn at = program.source->position(e.expectation->range.begin);
-      fmt::print(out, "  {:<8} line {}: {}\n", verdict_name(e.verdict), at.line, e.expectation->text);
-      fmt::print(out, "           {}{}\n", e.detail,
-                 e.witness ? fmt::format(" (witness {})", e.witness->encode()) : std::string());
-    }
-  }
+  print_expectations_text(out, program, expectations, "expectations:");
   if (options.stats) {
     const RunStats s = RunStats::of(result);
     const double seconds = std::max(s.seconds, 1e-9);

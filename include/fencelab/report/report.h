@@ -56,6 +56,10 @@ struct ModelRun {
 void print_comparison_text(std::ostream& out, const Program& program, const std::vector<ModelRun>& runs,
                            const ReportOptions& options);
 
+/** Each expectation's verdict, line and detail under a heading (nothing when there are none). */
+void print_expectations_text(std::ostream& out, const Program& program,
+                             const std::vector<ExpectationResult>& expectations, const std::string& heading);
+
 /** The `check` report: each distinct finding once with its sites and witness, then a summary. */
 void print_check_text(std::ostream& out, const Program& program, const ExplorationResult& result);
 

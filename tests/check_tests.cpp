@@ -1,0 +1,119 @@
+// The checkers on the catalogue: every `diagnostic` expectation a kernel carries is reported,
+// with a witness that reproduces it; the correct inter-block message passing reports nothing.
+#include "fencelab/checkers/checkers.h"
+#include "fencelab/machine/memory_model.h"
+#include "machine_helpers.h"
+
+using namespace fencelab;
+using namespace fencelab::testing;
+
+namespace {
+
+/** What `fencelab check` does: exhaustive when small, random otherwise, all checkers on. */
+ExplorationResult check(Machine& machine, MemoryModel& model, Checkers& checkers) {
+  ExplorationResult r = explore_exhaustive(machine, model, ExhaustiveOptions{4000, &checkers});
+  if (!r.complete) r = explore_random(machine, model, RandomOptions{400, 1, 0.5, &checkers});
+  return r;
+}
+
+bool is_diagnostic(const Expectation& e) { return e.kind == ExpectationKind::Diagnostic; }
+
+} // namespace
+
+TEST_CASE("every diagnostic a catalogue kernel expects is reported, and its witness reproduces it",
+          "[checkers][catalogue]") {
+  size_t checked = 0;
+  for (const std::string& file : catalogue_files()) {
+    Kernel k = kernel_from_file(file);
+    const Program& program = k.program();
+    if (std::none_of(program.expectations.begin(), program.expectations.end(), is_diagnostic)) continue;
+    // Warp kernels name their warp mode; tests/warp_catalogue_tests.cpp checks those.
+    if (file.find("/warps/") != std::string::npos) continue;
+    Checkers checkers(program);
+    for (const char* model_name : kModelNames) {
+      auto model = create_model(model_name);
+      const ExplorationResult r = check(*k.machine, *model, checkers);
+      for (const ExpectationResult& e : check_expectations(program, r)) {
+        if (!is_diagnostic(*e.expectation)) continue;
+        ++checked;
+        INFO(file << " under " << model_name << ": " << e.expectation->text << " -> " << e.detail);
+        REQUIRE(e.verdict == Verdict::Holds);
+        // Replaying the witness with the checkers on shows the same report again.
+        ReplayError error;
+        REQUIRE(replay(*k.machine, *model, *e.witness, &checkers, error));
+        const auto again = checkers.take_reports();
+        CHECK(std::any_of(again.begin(), again.end(), [&](const CheckReport& report) {
+          return e.expectation->diagnostic_kind == diagnostic_kind_name(report.kind);
+        }));
+      }
+    }
+  }
+  CHECK(checked >= 5 * 3);
+}
+
+TEST_CASE("barrier divergence groups the threads by branch", "[checkers]") {
+  Kernel k = kernel_from_file(catalogue_path("barriers/incorrect_barrier_example.cu"));
+  Checkers checkers(k.program());
+  auto model = create_model("gpu");
+  const ExplorationResult r = check(*k.machine, *model, checkers);
+  REQUIRE(r.reports.size() == 1);
+  const CheckReport& report = r.reports.front().report;
+  CHECK(report.kind == DiagnosticKind::BarrierDivergence);
+  REQUIRE(report.sites.size() == 2);
+  CHECK(report.sites[0].threads == "(0,0,0), (0,0,2)");
+  CHECK(report.sites[1].threads == "(0,0,1), (0,0,3)");
+}
+
+TEST_CASE("block fences between blocks are a scoped race; device fences and an atomic flag are none",
+          "[checkers][scoped]") {
+  for (const char* model_name : kModelNames) {
+    Kernel narrow = kernel_from_file(catalogue_path("races/mp_block_fences_atomic_flag.cu"));
+    Checkers narrow_checkers(narrow.program());
+    auto model = create_model(model_name);
+    const ExplorationResult bad = check(*narrow.machine, *model, narrow_checkers);
+    REQUIRE(bad.reports.size() == 1);
+    CHECK(bad.reports.front().report.kind == DiagnosticKind::ScopedRace);
+    CHECK(bad.reports.front().report.message == "scoped race (RAW) on data: the fences' scope does not include both threads");
+
+    Kernel wide = kernel_from_file(catalogue_path("races/mp_device_fences_atomic_flag.cu"));
+    Checkers wide_checkers(wide.program());
+    const ExplorationResult good = check(*wide.machine, *model, wide_checkers);
+    CHECK(good.complete);
+    CHECK(good.reports.empty());
+  }
+}
+
+TEST_CASE("atomicAdd_block from two blocks is a scoped race; atomicAdd is none", "[checkers][scoped]") {
+  const char* text = R"(
+//@ launch grid=2 block=1
+__device__ int counter = 0;
+__global__ void k() { ADD(&counter, 1); }
+)";
+  for (const auto& [op, expect_race] : {std::pair{"atomicAdd_block", true}, std::pair{"atomicAdd", false}}) {
+    std::string source = std::string("#define ADD ") + op + "\n" + text;
+    Kernel k = kernel_from_text(source);
+    Checkers checkers(k.program());
+    auto model = create_model("gpu");
+    const ExplorationResult r = check(*k.machine, *model, checkers);
+    INFO(op);
+    CHECK(r.reports.size() == (expect_race ? 1u : 0u));
+    if (expect_race) CHECK(r.reports.front().report.kind == DiagnosticKind::ScopedRace);
+  }
+}
+
+TEST_CASE("reads of uninitialized shared memory are reported", "[checkers]") {
+  Kernel k = kernel_from_text(R"(
+//@ launch grid=1 block=2
+//@ arg out: int[2] = zeros
+__global__ void k(int* out) {
+  __shared__ int s[2];
+  out[threadIdx.x] = s[threadIdx.x];
+}
+)");
+  Checkers checkers(k.program());
+  auto model = create_model("sc");
+  const ExplorationResult r = check(*k.machine, *model, checkers);
+  REQUIRE(!r.reports.empty());
+  CHECK(r.reports.front().report.kind == DiagnosticKind::UninitializedRead);
+  CHECK(r.reports.front().report.message.rfind("read of uninitialized s[", 0) == 0);
+}
