@@ -4,6 +4,7 @@
 #pragma once
 
 #include "fencelab/machine/memory_model.h"
+#include "flat_memory.h"
 #include "store_ids.h"
 
 #include <vector>
@@ -27,8 +28,7 @@ public:
   uint64_t last_store_id(const ThreadRef& t) const override { return m_ids.last_store(t.slot); }
 
 private:
-  std::vector<std::vector<Word>> m_memory;         ///< per instance, per element: the one value
-  std::vector<std::vector<uint64_t>> m_store_ids;  ///< per instance, per element: who wrote it
+  FlatMemory m_memory;
   StoreIds m_ids;
 };
 

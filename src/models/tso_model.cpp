@@ -6,15 +6,12 @@ namespace fencelab {
 
 void TsoModel::begin_execution(ChoiceSource&) {
   reset_buffers();
-  for (auto& instance : m_memory) instance.clear();
+  m_memory.clear();
   m_explanations.clear();
 }
 
 void TsoModel::init_instance(uint32_t instance, std::span<const Word> initial) {
-  if (instance >= m_memory.size()) m_memory.resize(instance + 1);
-  m_memory[instance].assign(initial.begin(), initial.end());
-  if (instance >= m_store_ids.size()) m_store_ids.resize(instance + 1);
-  m_store_ids[instance].assign(initial.size(), 0);
+  m_memory.init_instance(instance, initial);
 }
 
 void TsoModel::explain(const ThreadRef& t, std::string text) {
@@ -44,8 +41,8 @@ Word TsoModel::load(const ThreadRef& t, Location location, AccessMode) {
       return it->value;
     }
   }
-  const Word value = m_memory[location.instance][location.index];
-  m_ids.note_read(t.slot, m_store_ids[location.instance][location.index]);
+  const Word value = m_memory.value(location);
+  m_ids.note_read(t.slot, m_memory.writer(location));
   if (explaining()) explain(t, "read memory" + buffered_elsewhere(t.slot, location));
   return value;
 }
@@ -53,13 +50,7 @@ Word TsoModel::load(const ThreadRef& t, Location location, AccessMode) {
 // Atomics drain the whole buffer first (x86 locked instructions), then act on memory.
 Word TsoModel::read_modify_write(const ThreadRef& t, Location location, Scope, const AtomicUpdate& update) {
   const auto drained = drain_all(t.slot);
-  Word& cell = m_memory[location.instance][location.index];
-  uint64_t& writer = m_store_ids[location.instance][location.index];
-  m_ids.note_read(t.slot, writer);
-  const Word old = cell;
-  cell = update.apply(old);
-  writer = m_ids.next();
-  m_ids.note_store(t.slot, writer);
+  const Word old = m_memory.read_modify_write(t.slot, location, update, m_ids);
   if (explaining()) explain(t, drained_list(drained) + ", then updated memory atomically");
   return old;
 }
@@ -78,10 +69,9 @@ void TsoModel::barrier(std::span<const ThreadRef> participants) {
 }
 
 void TsoModel::apply_drain(uint32_t, const BufferedStore& store) {
-  m_memory[store.location.instance][store.location.index] = store.value;
-  m_store_ids[store.location.instance][store.location.index] = store.id;
+  m_memory.write(store.location, store.value, store.id);
 }
 
-Word TsoModel::final_value(Location location) const { return m_memory[location.instance][location.index]; }
+Word TsoModel::final_value(Location location) const { return m_memory.value(location); }
 
 } // namespace fencelab

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "buffered_model.h"
+#include "flat_memory.h"
 
 namespace fencelab {
 
@@ -31,8 +32,7 @@ protected:
 private:
   void explain(const ThreadRef& t, std::string text);
   std::string drained_list(const std::vector<BufferedStore>& drained) const;
-  std::vector<std::vector<Word>> m_memory;        ///< per instance, per element
-  std::vector<std::vector<uint64_t>> m_store_ids; ///< per instance, per element: who wrote it
+  FlatMemory m_memory;
   std::vector<std::string> m_explanations; ///< by slot, when explaining
   std::string m_barrier_explanation;
 };
