@@ -70,9 +70,17 @@ TEST_CASE("diagnostics: rendered with the source line and a caret", "[frontend][
   SECTION("bad directive") {
     auto c = compile_text("//@ expect sc: sometimes A=1\n__global__ void k() {}\n");
     CHECK(c->rendered() ==
-          "k.cu:1:16: error: expected exactly, reachable, unreachable, always or diagnostic, found 'sometimes'\n"
+          "k.cu:1:16: error: expected exactly, reachable, unreachable, always, diagnostic or no diagnostics, found "
+          "'sometimes'\n"
           "    1 | //@ expect sc: sometimes A=1\n"
           "      |                ^~~~~~~~~\n");
+  }
+  SECTION("unknown diagnostic kind") {
+    auto c = compile_text("//@ expect all: diagnostic data race\n__global__ void k() {}\n");
+    CHECK(c->rendered().starts_with("k.cu:1:28: error: unknown diagnostic kind 'data race' (expected one of data-race, "
+                                    "scoped-race, barrier-divergence, deadlock,"));
+    CHECK(c->rendered().ends_with("    1 | //@ expect all: diagnostic data race\n"
+                                  "      |                            ^~~~~~~~~\n"));
   }
   SECTION("missing semicolon, and tabs keep the caret aligned") {
     auto c = compile_text("__global__ void k() {\n\tint x = 1\n}\n");

@@ -25,6 +25,7 @@
 //@ observe fsum[0] dsum[0] fmax[0]
 //@ expect sc: exactly fsum[0]=6 dsum[0]=6 fmax[0]=2
 //@ expect tso,gpu: always fsum[0] == 6 && dsum[0] == 6 && fmax[0] == 2
+//@ expect all: diagnostic data-race
 
 // Implement custom atomic operations using atomicCAS
 __device__ float atomicAddFloat(float* address, float val) {

@@ -17,6 +17,7 @@
 //@ observe global_counter[0]
 //@ expect sc: exactly global_counter[0]=3
 //@ expect tso,gpu: exactly global_counter[0]=3
+//@ expect all: no diagnostics
 
 // High contention - poor performance
 __global__ void high_contention_atomics(int* global_counter, int N) {

@@ -18,6 +18,7 @@
 //@ observe global_counter[0]
 //@ expect sc: exactly global_counter[0]=3
 //@ expect tso,gpu: exactly global_counter[0]=3
+//@ expect all: no diagnostics
 
 __global__ void reduced_contention_atomics(int* global_counter, int N) {
     __shared__ int block_counter;

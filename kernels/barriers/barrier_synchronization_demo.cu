@@ -33,6 +33,7 @@
 //@   || sum == 34 || sum == 36 || sum == 40 || sum == 52
 //@ expect tso,gpu: reachable sum=24
 //@ expect tso,gpu: reachable sum=26
+//@ expect all: diagnostic data-race
 
 #include <cstdio>
 

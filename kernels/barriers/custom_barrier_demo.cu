@@ -16,13 +16,15 @@
 // fencelab
 // ignores #include lines.
 //
-// Weak models: the same livelock under tso and gpu (20,000 random runs each): the counter never
-// reaches 64 whatever the memory model.
+// Weak models: the same hang under tso and gpu: the counter never reaches 64 whatever the
+// memory model. `fencelab check` reports it as a deadlock (every thread spins re-reading
+// barrier_counter, which nothing will change any more) and the race of the spin's plain loads
+// with the atomicAdds.
 //
-// fencelab-note: hangs (livelock in the spin loop); its expectation awaits the deadlock and
-// livelock checker, so there are no expect lines.
 //@ kernel custom_barrier_demo
 //@ launch grid=1 block=4
+//@ expect all: diagnostic data-race
+//@ expect all: diagnostic deadlock
 
 #include <cstdio>
 

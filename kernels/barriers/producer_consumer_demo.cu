@@ -20,9 +20,13 @@
 // data_count and buffer[pos] may also return stale values between barriers (atomics do not
 // order, Guide 10.14); the barriers drain buffers and join views.
 //
-// fencelab-note: barrier divergence / deadlock; its expectation awaits the barrier and
-// deadlock checkers, so there are no expect lines.
+// `fencelab check` reports the barrier divergence (producers and consumers wait at different
+// __syncthreads, or exit while the others wait), the races on data_count and buffer, and a
+// consumer reading a buffer slot no producer has written yet.
 //@ launch grid=1 block=4
+//@ expect all: diagnostic barrier-divergence
+//@ expect all: diagnostic data-race
+//@ expect all: diagnostic uninitialized-read
 
 #include <cstdio>
 

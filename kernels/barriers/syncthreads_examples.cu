@@ -16,9 +16,8 @@
 // between Example 1's reads and Example 2's writes can additionally return the old value after
 // the new one was written (store buffers), which sc shows by timing alone.
 //
-// fencelab-note: no observable outcome; the shared-memory race awaits the race detector, so
-// there are no expect lines.
 //@ launch grid=1 block=4
+//@ expect all: diagnostic data-race
 
 // Comprehensive __syncthreads() examples
 __global__ void syncthreads_examples() {

@@ -26,6 +26,7 @@
 //@ expect gpu: unreachable result[0]=18
 //@ expect tso: always result[0] == 21 && count == 0
 //@ expect gpu: always count == 0
+//@ expect all: no diagnostics
 
 // Added by fencelab (the Guide calls these but does not define them): the smallest
 // completion. calculatePartialSum: each calling thread sums its block's blockDim.x

@@ -31,6 +31,7 @@
 //@ observe memory_consistency_demo.value
 //@ expect sc: exactly value=0
 //@ expect tso,gpu: exactly value=0
+//@ expect all: diagnostic data-race
 
 #include <cstdio>
 

@@ -19,6 +19,7 @@
 //@ observe global_data
 //@ expect sc: exactly global_data[0]=0 global_data[1]=2 global_data[2]=4 global_data[3]=6
 //@ expect tso,gpu: always global_data[0] == 0 && global_data[1] == 2 && global_data[2] == 4 && global_data[3] == 6
+//@ expect all: no diagnostics
 
 // Different fence scopes
 __global__ void memory_fence_scopes(int* global_data, int N) {

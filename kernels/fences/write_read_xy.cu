@@ -22,6 +22,7 @@
 //@ expect gpu: reachable A=1 B=20
 //@ expect tso: exactly A=1 B=2 | A=10 B=2 | A=10 B=20
 //@ expect gpu: exactly A=1 B=2 | A=1 B=20 | A=10 B=2 | A=10 B=20
+//@ expect all: diagnostic data-race
 
 __device__ int X = 1, Y = 2;
 

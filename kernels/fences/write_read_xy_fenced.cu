@@ -6,7 +6,11 @@
 // read of Y before the read of X. With both, the Guide lists exactly three outcomes: "The
 // fourth outcome [A=1 B=20] is not possible, because the first write must be visible before
 // the second write." Both fences are needed: the reader's fence answers [000]'s question.
-// Status: correct.
+// Status: correct as the Guide's demonstration of what fences order. X and Y are plain
+// variables written and read by two threads with nothing that makes either read wait, so
+// `fencelab check` reports data races on both ("It is undefined behavior for two threads to
+// read from or write to the same memory location without synchronization", Guide 10.5);
+// volatile or atomic accesses would make them well defined.
 // Added: the launcher at the end (marked).
 //
 // Weak models: tso and gpu both give exactly the three sc outcomes (exhaustive). Under gpu the
@@ -18,6 +22,7 @@
 //@ expect sc: exactly A=1 B=2 | A=10 B=2 | A=10 B=20
 //@ expect gpu: exactly A=1 B=2 | A=10 B=2 | A=10 B=20
 //@ expect tso: exactly A=1 B=2 | A=10 B=2 | A=10 B=20
+//@ expect all: diagnostic data-race
 
 __device__ int X = 1, Y = 2;
 

@@ -40,6 +40,7 @@
 //@   || total_sum == 14 || total_sum == 18 || total_sum == 21
 //@ expect gpu: reachable total_sum=18
 //@ expect gpu: reachable total_sum=10
+//@ expect all: diagnostic data-race
 
 #include <cstdio>
 

@@ -27,6 +27,7 @@
 //@ observe output_buffer stage_counters[2]
 //@ expect sc: exactly output_buffer[0]=3 output_buffer[1]=5 stage_counters[2]=2
 //@ expect tso,gpu: exactly output_buffer[0]=3 output_buffer[1]=5 stage_counters[2]=2
+//@ expect all: no diagnostics
 
 // Multi-stage pipeline with stage synchronization
 __global__ void pipeline_stage_kernel(float* input_buffer, float* output_buffer,

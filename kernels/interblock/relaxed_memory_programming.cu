@@ -40,6 +40,7 @@
 //@ expect tso,gpu: always consumed_value == 1000 || consumed_value == -1
 //@ expect tso,gpu: reachable consumed_value=-1
 //@ expect tso,gpu: reachable consumed_value=1000
+//@ expect all: diagnostic data-race
 
 #include <cstdio>
 

@@ -30,6 +30,7 @@
 //@ observe wave_counter
 //@ expect sc: exactly wave_counter[0]=0 wave_counter[1]=1
 //@ expect tso,gpu: always wave_counter[0] == 0 && wave_counter[1] == 1
+//@ expect all: no diagnostics
 
 #include <cstdio>
 

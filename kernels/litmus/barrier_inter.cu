@@ -24,6 +24,7 @@
 //@ expect sc: reachable r1=0
 //@ expect tso: reachable r1=0
 //@ expect gpu: reachable r1=0
+//@ expect all: diagnostic data-race
 
 __device__ int x = 0, y = 0;
 

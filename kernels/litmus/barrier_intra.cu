@@ -26,6 +26,7 @@
 //@ expect sc: unreachable r1=0
 //@ expect tso: unreachable r1=0
 //@ expect gpu: unreachable r1=0
+//@ expect all: no diagnostics
 
 __device__ int x = 0, y = 0;
 

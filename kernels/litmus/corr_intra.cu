@@ -25,6 +25,7 @@
 //@ expect sc: unreachable r0=1 r1=0
 //@ expect tso: unreachable r0=1 r1=0
 //@ expect gpu: unreachable r0=1 r1=0
+//@ expect all: diagnostic data-race
 
 __device__ int x = 0;
 

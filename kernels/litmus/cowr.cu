@@ -23,6 +23,7 @@
 //@ expect sc: unreachable r0=0
 //@ expect tso: unreachable r0=0
 //@ expect gpu: unreachable r0=0
+//@ expect all: no diagnostics
 
 __device__ int x = 0;
 

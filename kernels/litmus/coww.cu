@@ -23,6 +23,7 @@
 //@ expect sc: unreachable x=1
 //@ expect tso: unreachable x=1
 //@ expect gpu: unreachable x=1
+//@ expect all: no diagnostics
 
 __device__ int x = 0;
 

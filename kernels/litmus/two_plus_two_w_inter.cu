@@ -25,6 +25,7 @@
 //@ expect sc: unreachable x=1 y=1
 //@ expect tso: unreachable x=1 y=1
 //@ expect gpu: reachable x=1 y=1
+//@ expect all: diagnostic data-race
 
 __device__ int x = 0, y = 0;
 

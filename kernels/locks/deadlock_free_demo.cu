@@ -34,6 +34,7 @@
 //@ expect gpu: reachable resource1[0]=1 resource2[0]=0
 //@ expect gpu: reachable resource1[0]=0 resource2[0]=2
 //@ expect gpu: always (resource1[0] == 0 || resource1[0] == 1) && (resource2[0] == 0 || resource2[0] == 2)
+//@ expect all: diagnostic data-race
 
 // FIXED: Consistent lock ordering prevents deadlock
 __global__ void deadlock_free_demo(int* resource1, int* resource2,

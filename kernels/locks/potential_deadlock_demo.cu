@@ -25,6 +25,7 @@
 //@ arg lock2: int[1] = zeros
 //@ observe resource1[0] resource2[0]
 //@ expect all: diagnostic deadlock
+//@ expect all: diagnostic data-race
 
 // Potential deadlock scenario and prevention
 __global__ void potential_deadlock_demo(int* resource1, int* resource2,

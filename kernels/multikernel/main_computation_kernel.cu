@@ -21,6 +21,7 @@
 //@ observe output
 //@ expect sc: exactly output[0]=10 output[1]=10 output[2]=10 output[3]=10
 //@ expect tso,gpu: always output[0] == 10 && output[1] == 10 && output[2] == 10 && output[3] == 10
+//@ expect all: no diagnostics
 
 __global__ void main_computation_kernel(float* input, float* output, int N) {
     int tid = threadIdx.x + blockIdx.x * blockDim.x;

@@ -19,6 +19,7 @@
 //@ observe output
 //@ expect sc: exactly output[0]=1 output[1]=3 output[2]=5 output[3]=7
 //@ expect tso,gpu: always output[0] == 1 && output[1] == 3 && output[2] == 5 && output[3] == 7
+//@ expect all: no diagnostics
 
 __global__ void postprocessing_kernel(float* input, float* output, int N) {
     int tid = threadIdx.x + blockIdx.x * blockDim.x;

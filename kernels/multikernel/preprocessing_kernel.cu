@@ -19,6 +19,7 @@
 //@ observe output
 //@ expect sc: exactly output[0]=2 output[1]=3 output[2]=4 output[3]=1
 //@ expect tso,gpu: always output[0] == 2 && output[1] == 3 && output[2] == 4 && output[3] == 1
+//@ expect all: no diagnostics
 
 __global__ void preprocessing_kernel(float* input, float* output, int N) {
     int tid = threadIdx.x + blockIdx.x * blockDim.x;

@@ -17,6 +17,7 @@
 //@ observe data
 //@ expect sc: exactly data[0]=1 data[1]=1 data[2]=1 data[3]=0
 //@ expect tso,gpu: exactly data[0]=1 data[1]=1 data[2]=1 data[3]=0
+//@ expect all: no diagnostics
 
 __global__ void stream_processing_kernel(float* data, int N) {
     int tid = threadIdx.x + blockIdx.x * blockDim.x;

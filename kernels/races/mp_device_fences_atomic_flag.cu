@@ -9,6 +9,7 @@
 //@ launch grid=2 block=1
 //@ observe k.r1
 //@ expect all: exactly r1=1
+//@ expect all: no diagnostics
 __device__ int data = 0;
 __device__ int flag = 0;
 

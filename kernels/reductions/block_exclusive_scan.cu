@@ -18,6 +18,7 @@
 //@ observe output
 //@ expect sc: exactly output[0]=0 output[1]=1 output[2]=3 output[3]=6
 //@ expect tso,gpu: always output[0] == 0 && output[1] == 1 && output[2] == 3 && output[3] == 6
+//@ expect all: no diagnostics
 
 // Block-level exclusive scan implementation
 __global__ void block_exclusive_scan(int* input, int* output, int N) {

@@ -21,6 +21,7 @@
 //@ observe output
 //@ expect sc: always output[0] == 10 && output[1] == 18
 //@ expect tso,gpu: always output[0] == 10 && output[1] == 18
+//@ expect all: no diagnostics
 
 // Efficient block-level reduction with multiple strategies
 template<int BLOCK_SIZE>

@@ -40,6 +40,7 @@
 //@ expect tso,gpu: reachable output[0]=64
 //@ expect tso,gpu: reachable output[0]=7
 //@ expect tso,gpu: always output[0] >= 7
+//@ expect all: diagnostic data-race
 
 // Warp-optimized reduction (no sync needed within warp)
 template<int BLOCK_SIZE>

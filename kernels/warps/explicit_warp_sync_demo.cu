@@ -14,6 +14,7 @@
 // fencelab
 // ignores #include lines.
 //@ launch grid=1 block=32
+//@ expect all: no diagnostics
 
 #include <cstdio>
 

@@ -17,6 +17,7 @@
 //@ expect sc, gpu: exactly counter=2
 //@ expect sc/lockstep, gpu/lockstep: unreachable counter=2
 //@ expect sc/lockstep, gpu/lockstep: diagnostic deadlock
+//@ expect all: no diagnostics
 
 __device__ int lock = 0;
 __device__ int counter = 0;

@@ -16,6 +16,7 @@
 //@ observe output[0]
 //@ expect sc, gpu: always output[0] == 64
 //@ expect sc/lockstep, gpu/lockstep: exactly output[0]=64
+//@ expect all: no diagnostics
 
 __global__ void legacy_warp_reduction_syncwarp(const int* input, int* output) {
     __shared__ int sdata[64];

@@ -8,8 +8,8 @@
 // Status: BUGGY: use __activemask() or the mask of the lanes that take part (0xf).
 //@ launch grid=1 block=4
 //@ arg out: int[4] = zeros
-//@ expect sc, gpu: diagnostic invalid warp mask
-//@ expect sc/lockstep, gpu/lockstep: diagnostic invalid warp mask
+//@ expect sc, gpu: diagnostic invalid-warp-mask
+//@ expect sc/lockstep, gpu/lockstep: diagnostic invalid-warp-mask
 
 __global__ void shuffle_mask_omits_lane(int* out) {
     int lane = threadIdx.x;

@@ -18,6 +18,7 @@
 //@ arg K = 2
 //@ observe C
 //@ expect sc: exactly C[0]=9 C[1]=12 C[2]=15 C[3]=19 C[4]=26 C[5]=33
+//@ expect all: no diagnostics
 
 // Cooperative matrix multiplication within warp
 __global__ void warp_matrix_multiply(float* A, float* B, float* C,

@@ -14,6 +14,7 @@
 //@ observe out[0]
 //@ expect all: exactly out[0]=528
 //@ expect all/lockstep: exactly out[0]=528
+//@ expect all: no diagnostics
 
 __global__ void warp_reduce_shuffle(int* out) {
     int lane = threadIdx.x % 32;

@@ -8,6 +8,26 @@
 
 namespace fencelab {
 
+namespace {
+
+/** The report kind of a runtime error the Machine found. */
+DiagnosticKind diagnostic_kind_of(RuntimeErrorKind kind) {
+  switch (kind) {
+  case RuntimeErrorKind::OutOfBounds: return DiagnosticKind::OutOfBounds;
+  case RuntimeErrorKind::Misaligned: return DiagnosticKind::Misaligned;
+  case RuntimeErrorKind::InvalidWarpMask: return DiagnosticKind::InvalidWarpMask;
+  case RuntimeErrorKind::InactiveLaneShuffle: return DiagnosticKind::InactiveLaneShuffle;
+  case RuntimeErrorKind::WarpMismatch: return DiagnosticKind::WarpMismatch;
+  case RuntimeErrorKind::NullPointer:
+  case RuntimeErrorKind::Arithmetic:
+  case RuntimeErrorKind::Unsupported:
+  case RuntimeErrorKind::Other: return DiagnosticKind::RuntimeError;
+  }
+  return DiagnosticKind::RuntimeError;
+}
+
+} // namespace
+
 Checkers::Checkers(const Program& program) : m_program(program), m_races(std::make_unique<RaceDetector>(program)) {}
 Checkers::~Checkers() = default;
 
@@ -77,9 +97,7 @@ void Checkers::end_execution(const ExecutionResult& result) {
   case ExecutionStatus::RuntimeError: {
     if (!result.error) break;
     const RuntimeErrorReport& e = *result.error;
-    r.kind = e.kind == RuntimeErrorKind::OutOfBounds  ? DiagnosticKind::OutOfBounds
-             : e.kind == RuntimeErrorKind::Misaligned ? DiagnosticKind::Misaligned
-                                                      : DiagnosticKind::RuntimeError;
+    r.kind = diagnostic_kind_of(e.kind);
     r.message = result.outcome.message;
     r.sites.push_back({"at", e.diagnostic.range, e.thread.to_string()});
     m_reports.push_back(std::move(r));
@@ -88,9 +106,7 @@ void Checkers::end_execution(const ExecutionResult& result) {
   }
   for (const RuntimeErrorReport& w : result.warnings) {
     CheckReport warning;
-    warning.kind = w.diagnostic.message.find("mask") != std::string::npos && w.diagnostic.message.find("shuffle") == std::string::npos
-                       ? DiagnosticKind::InvalidWarpMask
-                       : DiagnosticKind::InactiveLaneShuffle;
+    warning.kind = diagnostic_kind_of(w.kind);
     warning.message = w.diagnostic.message;
     warning.sites.push_back({"at", w.diagnostic.range, w.thread.to_string()});
     m_reports.push_back(std::move(warning));

@@ -1,6 +1,10 @@
 #include "fencelab/checkers/report.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <vector>
 
 namespace fencelab {
 
@@ -27,12 +31,36 @@ std::optional<DiagnosticKind> find_diagnostic_kind(std::string_view name) {
   return std::nullopt;
 }
 
+namespace {
+
+/** The message without what varies between executions of one bug: the hazard "(RAW)" (it
+ *  depends on which access came first) and element indexes "[17]". */
+std::string message_stem(const std::string& message) {
+  std::string stem;
+  for (size_t i = 0; i < message.size(); ++i) {
+    const char open = message[i];
+    if (open == '(' && message.compare(i, 5, "(RAW)") == 0) i += 4;
+    else if (open == '(' && (message.compare(i, 5, "(WAR)") == 0 || message.compare(i, 5, "(WAW)") == 0)) i += 4;
+    else if (open == '[') {
+      const size_t close = message.find(']', i);
+      if (close == std::string::npos) break;
+      stem += "[]";
+      i = close;
+    } else stem += open;
+  }
+  return stem;
+}
+
+} // namespace
+
 std::string CheckReport::identity() const {
-  // Threads and element indexes vary between executions of one bug; kind, message stem and
-  // the source ranges involved do not.
-  std::string id = fmt::format("{}|{}", diagnostic_kind_name(kind), message.substr(0, message.find('[')));
-  for (const ReportSite& site : sites) id += fmt::format("|{}@{}-{}", site.role, site.range.begin, site.range.end);
-  return id;
+  // One bug shows up with different threads, element indexes and orders of its accesses from
+  // one execution to the next (`x += 1` by two threads is a read or a write first); its kind,
+  // message stem and the set of source sites do not.
+  std::vector<std::string> places;
+  for (const ReportSite& site : sites) places.push_back(fmt::format("{}-{}", site.range.begin, site.range.end));
+  std::sort(places.begin(), places.end());
+  return fmt::format("{}|{}|{}", diagnostic_kind_name(kind), message_stem(message), fmt::join(places, "|"));
 }
 
 } // namespace fencelab

@@ -14,9 +14,7 @@ namespace {
 
 struct CheckOptions {
   CommonOptions common;
-  uint64_t max_executions = 20'000;
-  uint64_t runs = 2'000;
-  uint64_t seed = 1;
+  CheckBudget budget;
 };
 
 int execute(const CheckOptions& options) {
@@ -28,11 +26,7 @@ int execute(const CheckOptions& options) {
   int exit_code = kSuccess;
   for (const std::string& model_name : options.common.models) {
     const auto model = create_model(model_name);
-    ExplorationResult result = explore_exhaustive(machine, *model, ExhaustiveOptions{options.max_executions, &checkers});
-    if (!result.complete) {
-      // Too many executions to visit all: sample instead, with the same checkers.
-      result = explore_random(machine, *model, RandomOptions{options.runs, options.seed, 0.5, &checkers});
-    }
+    const ExplorationResult result = explore_checked(machine, *model, checkers, options.budget);
     if (options.common.json) print_exploration_json(std::cout, *program, result, check_expectations(*program, result),
                                                     ReportOptions{options.common.stats, "check"});
     else {
@@ -54,10 +48,10 @@ void add_check_command(CLI::App& app, int& exit_code) {
   auto options = std::make_shared<CheckOptions>();
   CLI::App* command = app.add_subcommand("check", "find races, barrier divergence, deadlocks and memory errors");
   add_common_options(*command, options->common);
-  command->add_option("--max-executions", options->max_executions,
+  command->add_option("--max-executions", options->budget.max_executions,
                       "explore exhaustively when the search has at most this many executions");
-  command->add_option("--runs", options->runs, "otherwise, this many random executions");
-  command->add_option("--seed", options->seed, "seed for the random executions");
+  command->add_option("--runs", options->budget.runs, "otherwise, this many random executions");
+  command->add_option("--seed", options->budget.seed, "seed for the random executions");
   command->callback([options, &exit_code] { exit_code = execute(*options); });
 }
 

@@ -163,6 +163,23 @@ ExpectationResult check_one(const Program& program, const Expectation& e, const 
     out.detail = fmt::format("no {} report in {}", e.diagnostic_kind, searched);
     return out;
   }
+  case ExpectationKind::NoDiagnostics:
+    if (!r.checked) {
+      out.verdict = Verdict::Inconclusive;
+      out.detail = "the checkers did not run (use fencelab check)";
+      return out;
+    }
+    if (!r.reports.empty()) {
+      out.verdict = Verdict::Fails;
+      out.detail = fmt::format("reported: {} ({} report{} in all)", r.reports.front().report.message,
+                               r.reports.size(), r.reports.size() == 1 ? "" : "s");
+      out.witness = r.reports.front().report.witness;
+      return out;
+    }
+    // Random executions that found nothing are evidence, not proof.
+    out.verdict = proven(r) ? Verdict::Holds : Verdict::Inconclusive;
+    out.detail = fmt::format("nothing reported in {}", searched);
+    return out;
   }
   return out;
 }

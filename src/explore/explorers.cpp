@@ -214,4 +214,11 @@ std::optional<ExecutionResult> replay(Machine& machine, MemoryModel& model, cons
   return execution;
 }
 
+ExplorationResult explore_checked(Machine& machine, MemoryModel& model, Checkers& checkers, const CheckBudget& budget) {
+  ExplorationResult result = explore_exhaustive(machine, model, ExhaustiveOptions{budget.max_executions, &checkers});
+  if (result.complete) return result;
+  // Too many executions to visit all: sample instead, with the same checkers.
+  return explore_random(machine, model, RandomOptions{budget.runs, budget.seed, 0.5, &checkers});
+}
+
 } // namespace fencelab

@@ -7,6 +7,24 @@ namespace fencelab {
 
 namespace {
 
+/** The diagnostic kinds' names, as reports print them ("data-race"). The front end takes the
+ *  list from the checkers' table without linking the checkers. */
+constexpr const char* kDiagnosticKindNames[] = {
+#define DIAGNOSTIC(name, spelling, severity) spelling,
+#include "fencelab/checkers/diagnostic_kinds.def"
+};
+
+bool is_diagnostic_kind(const std::string& name) {
+  return std::any_of(std::begin(kDiagnosticKindNames), std::end(kDiagnosticKindNames),
+                     [&](const char* kind) { return name == kind; });
+}
+
+std::string diagnostic_kind_list() {
+  std::string list;
+  for (const char* kind : kDiagnosticKindNames) list += (list.empty() ? "" : ", ") + std::string(kind);
+  return list;
+}
+
 constexpr uint32_t kDefaultObservedElements = 16;
 
 const VarDecl* find_local(const Stmt& stmt, std::string_view name) {
@@ -240,16 +258,29 @@ void DirectiveReader::read_expect(Parser& parser, const DirectiveLine& line) {
     expectation.predicate = parser.parse_expression();
     m_sema.check_predicate(expectation.predicate);
   } else if (word == "diagnostic") {
+    // One kind, spelt as reports print it (include/fencelab/checkers/diagnostic_kinds.def).
     expectation.kind = ExpectationKind::Diagnostic;
+    SourceRange range = parser.peek().range;
     while (!parser.at_end()) {
       const Token& token = parser.advance();
       if (token.space_before && !expectation.diagnostic_kind.empty()) expectation.diagnostic_kind += ' ';
       expectation.diagnostic_kind += token.text;
+      range = SourceRange::join(range, token.range);
     }
     if (expectation.diagnostic_kind.empty())
       return parser.error(parser.peek().range, "expected the kind of diagnostic");
+    if (!is_diagnostic_kind(expectation.diagnostic_kind))
+      return parser.error(range, "unknown diagnostic kind '" + expectation.diagnostic_kind + "' (expected one of " +
+                                     diagnostic_kind_list() + ")");
+  } else if (word == "no") {
+    // `no diagnostics`: the checkers report nothing at all (a kernel the catalogue calls correct).
+    if (!parser.at(TokenKind::Identifier) || parser.peek().text != "diagnostics")
+      return parser.error(parser.peek().range, "expected 'diagnostics' after 'no'");
+    parser.advance();
+    if (!parser.at_end()) return parser.error(parser.peek().range, "unexpected text after 'no diagnostics'");
+    expectation.kind = ExpectationKind::NoDiagnostics;
   } else {
-    return parser.error(kind.range, "expected exactly, reachable, unreachable, always or diagnostic, found " +
+    return parser.error(kind.range, "expected exactly, reachable, unreachable, always, diagnostic or no diagnostics, found " +
                                         (kind.kind == TokenKind::EndOfFile ? std::string("end of line")
                                                                            : "'" + std::string(kind.text) + "'"));
   }

@@ -475,14 +475,17 @@ void Machine::Impl::take_snapshot(SimThread& thread, SourceRange range, Location
 void Machine::Impl::before_read_event(SimThread& thread, EventKind kind, SourceRange range,
                                       Location location) {
   take_snapshot(thread, range, location);
-  thread.spinning = !thread.last_changed_memory && thread.epoch_after_last == memory_epoch &&
-                    thread.snapshot == thread.last_snapshot &&
+  const bool same_state = !thread.last_changed_memory && thread.snapshot == thread.last_snapshot;
+  thread.spinning = same_state && thread.epoch_after_last == memory_epoch &&
                     model->repeat_load_is_determined(thread.ref, location);
   thread.spinning_epoch = memory_epoch;
   before_visible_event(thread, kind, range);
+  // Scheduled again: if still nothing changed, this read repeats the last one (stutter rule).
+  model->require_newer_read(same_state && thread.epoch_after_last == memory_epoch);
 }
 
 void Machine::Impl::after_read_event(SimThread& thread, bool changed_memory) {
+  model->require_newer_read(false);
   if (changed_memory) memory_changed();
   std::swap(thread.last_snapshot, thread.snapshot);
   thread.epoch_after_last = memory_epoch;

@@ -73,7 +73,8 @@ std::optional<warp::ShuffleKind> shuffle_kind(Builtin op) {
 }
 
 /** A runtime error found by the scheduler (not on a fiber): ends the execution. */
-void scheduler_fault(Machine::Impl& m, const SimThread& thread, SourceRange range, std::string message) {
+void scheduler_fault(Machine::Impl& m, const SimThread& thread, SourceRange range, std::string message,
+                     RuntimeErrorKind kind = RuntimeErrorKind::Other) {
   if (m.execution_fault) return;
   if (m.observing()) {
     Event e;
@@ -83,7 +84,7 @@ void scheduler_fault(Machine::Impl& m, const SimThread& thread, SourceRange rang
     e.text = message;
     m.emit(std::move(e));
   }
-  m.execution_fault = ThreadFault{ExecutionStatus::RuntimeError, range, std::move(message)};
+  m.execution_fault = ThreadFault{ExecutionStatus::RuntimeError, range, std::move(message), kind};
   m.fault_thread = thread.ref.id;
 }
 
@@ -164,6 +165,7 @@ void complete(Machine::Impl& m, const std::vector<uint32_t>& slots) {
                       "lane's own value",
                       spelling(op), warp::format_mask(mask), undefined_lanes)};
       report.thread = first.ref.id;
+      report.kind = RuntimeErrorKind::InactiveLaneShuffle;
       m.warp_runtime.warnings.push_back(std::move(report));
       if (m.observing()) detail += fmt::format(" (undefined: lane {})", undefined_lanes);
     }
@@ -250,7 +252,7 @@ Word perform_warp_builtin(Machine::Impl& m, SimThread& t, const Call& call, cons
   const uint32_t mask = args.empty() ? 0xffffffffu : uint32_t(args[0]);
   const SourceRange mask_range = call.args.empty() ? call.range : call.args[0]->range;
   if (!in_mask(mask, lane))
-    m.fault(t, mask_range,
+    m.fault(t, mask_range, RuntimeErrorKind::InvalidWarpMask,
             fmt::format("invalid warp mask: {} with mask {} does not include the calling lane {} (Programming "
                         "Guide 10.22: each calling thread must have its own bit set in the mask)",
                         call.callee, warp::format_mask(mask), lane));
@@ -298,7 +300,8 @@ void warp_lane_arrived(Machine::Impl& m, SimThread& t) {
                       "the mask must execute the same intrinsic)",
                       t.ref.id.warp, t.ref.id.block, warp::format_mask(mask), first.ref.id.lane,
                       spelling(first.warp.op), line_of(m, first.warp.range), u.ref.id.lane, spelling(u.warp.op),
-                      line_of(m, u.warp.range)));
+                      line_of(m, u.warp.range)),
+          RuntimeErrorKind::WarpMismatch);
     }
   }
   complete(m, slots);

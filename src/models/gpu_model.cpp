@@ -44,6 +44,7 @@ void GpuModel::begin_execution(ChoiceSource& choices) {
   reset_buffers();
   m_histories.clear();
   for (View& v : m_views) v.clear();
+  m_last_loads.clear();
   for (View& v : m_block_views) v.clear();
   m_device_view.clear();
   m_system_view.clear();
@@ -96,11 +97,17 @@ Word GpuModel::load(const ThreadRef& t, Location location, AccessMode) {
   // random explorer favours fresh values.
   View& v = view(t.slot);
   const uint32_t newest = m_histories.size(location) - 1;
-  const uint32_t oldest = std::min(v.get(location), newest);
+  uint32_t oldest = std::min(v.get(location), newest);
+  if (m_last_loads.size() <= t.slot.value) m_last_loads.resize(t.slot.value + 1);
+  auto& [last_location, last_index] = m_last_loads[t.slot.value];
+  // A repeated read from an unchanged state must move on (the stutter rule, memory_model.h).
+  if (newer_read_required() && last_location == location) oldest = std::min(std::max(oldest, last_index + 1), newest);
   const uint32_t options = newest - oldest + 1;
   const uint32_t back = options > 1 ? m_choices->choose(options, ChoiceKind::ReadFrom, 1) : 0;
   const uint32_t index = newest - back;
   v.raise(location, index);
+  last_location = location;
+  last_index = index;
   const HistoryEntry read = m_histories.entry(location, index);
   m_ids.note_read(t.slot, read.id);
   if (explaining()) {

@@ -88,6 +88,8 @@ private:
   ChoiceSource* m_choices = nullptr;
   Histories m_histories;
   std::vector<View> m_views;       ///< by thread slot
+  /** By thread slot: the location and history index of its last load from the histories. */
+  std::vector<std::pair<Location, uint32_t>> m_last_loads;
   std::vector<View> m_block_views; ///< fence view per block slot
   View m_device_view;
   View m_system_view;

@@ -63,6 +63,17 @@ ExplorationResult explore_random(Machine& machine, MemoryModel& model, const Ran
 ExplorationResult explore_exhaustive(Machine& machine, MemoryModel& model,
                                      const ExhaustiveOptions& options);
 
+/** How `fencelab check` searches: every execution when there are at most `max_executions`,
+ *  otherwise `runs` random ones from `seed`. */
+struct CheckBudget {
+  uint64_t max_executions = 20'000;
+  uint64_t runs = 2'000;
+  uint64_t seed = 1;
+};
+
+/** Explores with `checkers` on every execution, within `budget` (what `fencelab check` does). */
+ExplorationResult explore_checked(Machine& machine, MemoryModel& model, Checkers& checkers, const CheckBudget& budget);
+
 /** Why a replay could not follow its token. */
 struct ReplayError {
   std::string message;

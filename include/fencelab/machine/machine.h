@@ -54,6 +54,9 @@ struct MachineOptions {
   X(Misaligned, "misaligned")                                                                      \
   X(NullPointer, "null pointer")                                                                   \
   X(Arithmetic, "arithmetic")   /* division by zero, shift out of range */                        \
+  X(InvalidWarpMask, "invalid warp mask") /* the calling lane is not in the mask (PG 10.22) */     \
+  X(InactiveLaneShuffle, "inactive-lane shuffle") /* a shuffle read a lane outside its mask */     \
+  X(WarpMismatch, "warp mismatch") /* lanes of one mask at different warp operations */           \
   X(Unsupported, "unsupported") /* a feature the simulator does not model */                      \
   X(Other, "other")
 

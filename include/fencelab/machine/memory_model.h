@@ -50,6 +50,16 @@ public:
   /** The id of the store thread `t`'s last store or atomic made. */
   virtual uint64_t last_store_id(const ThreadRef& t) const = 0;
 
+  /** The Machine's stutter rule, set before each load. On: thread `t` repeats its last load
+   *  from the same state with no memory changed since, so reading the value it read last time
+   *  again would only repeat a loop iteration. The load then returns a newer store than last
+   *  time (the Machine sets this only when one exists, see repeat_load_is_determined). No
+   *  outcome is lost: any execution that re-reads the stale value k times is the same as one
+   *  that reads it once. Without the rule an exhaustive search never leaves a spin loop on a
+   *  stale value (DESIGN "Machine", spin loops). */
+  void require_newer_read(bool on) { m_newer_read_required = on; }
+  bool newer_read_required() const { return m_newer_read_required; }
+
   /** With explanations on, the model describes its last operation for traces. */
   void set_explaining(bool on) { m_explaining = on; }
   bool explaining() const { return m_explaining; }
@@ -112,6 +122,7 @@ protected:
 
 private:
   bool m_explaining = false;
+  bool m_newer_read_required = false;
   LocationDescriber m_describer;
 };
 

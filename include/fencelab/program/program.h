@@ -85,7 +85,8 @@ enum class ExpectationKind : uint8_t {
   Reachable,   ///< some execution reaches an outcome matching the pattern
   Unreachable, ///< no execution reaches an outcome matching the pattern
   Always,      ///< the predicate holds in every execution's outcome
-  Diagnostic,  ///< a diagnostic of this kind is reported (checked by the diagnostics issue)
+  Diagnostic,  ///< the checkers report a diagnostic of this kind
+  NoDiagnostics, ///< the checkers report nothing
 };
 
 /** The memory models a directive can name. */
