@@ -142,3 +142,37 @@ __global__ void k(int* out) {
   CHECK(r.reports.front().report.kind == DiagnosticKind::UninitializedRead);
   CHECK(r.reports.front().report.message.rfind("read of uninitialized s[", 0) == 0);
 }
+
+TEST_CASE("a resident block spinning on a block that can never become resident is a deadlock",
+          "[checkers][residency]") {
+  // The kernel's launch says resident=2 for a grid of 4: blocks 0 and 1 spin until all four
+  // arrive, and blocks 2 and 3 wait for a slot that never frees.
+  for (const char* model_name : kModelNames) {
+    INFO(model_name);
+    Kernel limited = kernel_from_file(catalogue_path("interblock/grid_barrier_oversubscribed.cu"));
+    CHECK(limited.machine->resident_block_limit() == 2);
+    Checkers checkers(limited.program());
+    auto model = create_model(model_name);
+    const ExplorationResult r = check(*limited.machine, *model, checkers);
+    CHECK(r.complete);
+    REQUIRE(r.reports.size() == 1);
+    const CheckReport& report = r.reports.front().report;
+    CHECK(report.kind == DiagnosticKind::Deadlock);
+    CHECK(report.message == "deadlock: no thread can make progress; the resident blocks wait for blocks that can "
+                            "never become resident (at most 2 resident at once)");
+    REQUIRE(report.sites.size() == 2);
+    CHECK(report.sites[0].threads == "(0,0,0), (1,0,0)");
+    CHECK(report.sites[1].role == "never resident");
+    CHECK(report.sites[1].threads == "blocks 2-3");
+
+    // With room for the whole grid the same kernel completes, and nothing is reported.
+    MachineOptions roomy;
+    roomy.resident_blocks = 4;
+    Kernel whole = kernel_from_file(catalogue_path("interblock/grid_barrier_oversubscribed.cu"), roomy);
+    Checkers whole_checkers(whole.program());
+    const ExplorationResult ok = check(*whole.machine, *model, whole_checkers); // random: 4 spinners
+    CHECK(ok.reports.empty());
+    REQUIRE(ok.outcomes.size() == 1);
+    CHECK(ok.outcomes.front().outcome.status == ExecutionStatus::Completed);
+  }
+}

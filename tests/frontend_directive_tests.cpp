@@ -155,6 +155,15 @@ __global__ void k(int* p, int* r, int n) {}
         "k.cu:6:12: error: unknown model 'weak' (expected all, sc, tso or gpu)\n");
 }
 
+TEST_CASE("directives: resident= limits the resident blocks", "[frontend][directives]") {
+  auto ok = compile_text("//@ launch grid=8 block=2 resident=3\n__global__ void k() {}\n");
+  REQUIRE(ok->program);
+  CHECK(ok->program->launch.resident_blocks == 3);
+  auto bad = compile_text("//@ launch grid=8 resident=0\n__global__ void k() {}\n");
+  CHECK_FALSE(bad->program);
+  CHECK(bad->messages() == "k.cu:1:28: error: resident= must be at least 1, not 0\n");
+}
+
 TEST_CASE("directives: several kernels need //@ kernel; templates need values", "[frontend][directives]") {
   auto several = compile_text("__global__ void a() {}\n__global__ void b() {}\n");
   CHECK(several->messages() ==

@@ -86,6 +86,18 @@ void Checkers::end_execution(const ExecutionResult& result) {
     }
     for (const auto& [key, g] : groups) r.sites.push_back({key.second, g.first, describe_threads(g.second)});
     if (groups.empty()) r.message += ": " + result.outcome.message; // warp rendezvous and the like
+    if (result.never_resident != 0) {
+      // Forward progress between blocks (machine.cpp deadlock_message): the waiting blocks need
+      // a resident block to finish first.
+      r.message += fmt::format("; the resident blocks wait for blocks that can never become resident "
+                               "(at most {} resident at once)",
+                               result.resident_limit);
+      const uint32_t last = result.first_never_resident + result.never_resident - 1;
+      r.sites.push_back({"never resident", SourceRange{},
+                         last == result.first_never_resident
+                             ? fmt::format("block {}", last)
+                             : fmt::format("blocks {}-{}", result.first_never_resident, last)});
+    }
     m_reports.push_back(std::move(r));
     break;
   }

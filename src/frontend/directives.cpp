@@ -193,10 +193,20 @@ void DirectiveReader::read_launch(Parser& parser) {
   launch.range = SourceRange::join(parser.previous().range, parser.peek().range);
   while (!parser.at_end()) {
     const Token& key = parser.peek();
-    if (key.kind != TokenKind::Identifier || (key.text != "grid" && key.text != "block"))
-      return parser.error(key.range, "expected 'grid=' or 'block=', found " + token_text(key));
+    if (key.kind != TokenKind::Identifier || (key.text != "grid" && key.text != "block" && key.text != "resident"))
+      return parser.error(key.range, "expected 'grid=', 'block=' or 'resident=', found " + token_text(key));
     parser.advance();
     if (!parser.expect(TokenKind::Equal, "'='")) return;
+    if (key.text == "resident") {
+      const SourceRange start = parser.peek().range;
+      const std::optional<int64_t> value = integer_constant(parser, "the number of resident blocks");
+      if (!value) return;
+      if (*value < 1 || *value > INT32_MAX)
+        return m_diagnostics.error(SourceRange::join(start, parser.previous().range),
+                                   "resident= must be at least 1, not " + std::to_string(*value));
+      launch.resident_blocks = uint32_t(*value);
+      continue;
+    }
     const SourceRange start = parser.peek().range;
     Dim3& dim = key.text == "grid" ? launch.grid : launch.block;
     if (!read_dim(parser, dim)) return;

@@ -65,6 +65,11 @@ Dim3 unflatten(uint64_t index, const Dim3& shape) {
   return d;
 }
 
+/** Linear block indexes [first, end) as "2" or "2-5". */
+std::string block_range(uint64_t first, uint64_t end) {
+  return end - first == 1 ? std::to_string(first) : fmt::format("{}-{}", first, end - 1);
+}
+
 } // namespace
 
 Machine::Impl::Impl(const Program& program, MachineOptions options)
@@ -72,8 +77,9 @@ Machine::Impl::Impl(const Program& program, MachineOptions options)
       layout(program), stacks(options.stack_size) {
   threads_per_block = static_cast<uint32_t>(program.launch.block.total());
   total_blocks = program.launch.grid.total();
-  const uint32_t limit = options.resident_blocks != 0 ? options.resident_blocks
-                                                       : default_resident_blocks(threads_per_block);
+  const uint32_t limit = options.resident_blocks != 0         ? options.resident_blocks
+                         : program.launch.resident_blocks != 0 ? program.launch.resident_blocks
+                                                               : default_resident_blocks(threads_per_block);
   resident_limit = static_cast<uint32_t>(std::min<uint64_t>(limit, total_blocks));
   for (uint32_t i = 0; i < program.observed.size(); ++i)
     if (program.observed[i].kind == ObservedItem::Kind::Local)
@@ -180,6 +186,11 @@ ExecutionResult Machine::Impl::run(MemoryModel& the_model, ChoiceSource& the_cho
   ExecutionResult result;
   result.events = events;
   result.blocked = std::move(blocked);
+  result.resident_limit = resident_limit;
+  if (status == ExecutionStatus::Deadlock && next_block < total_blocks) {
+    result.first_never_resident = next_block;
+    result.never_resident = total_blocks - next_block;
+  }
   if (execution_fault) {
     status = execution_fault->status;
     message = execution_fault->message;
@@ -445,7 +456,15 @@ std::string Machine::Impl::deadlock_message() const {
     list += fmt::format("{}{} at line {} {}", i == 0 ? "" : "; ", stuck[i].thread.to_string(),
                         file.position(stuck[i].range.begin).line, stuck[i].waits_for);
   if (stuck.size() > 4) list += fmt::format("; and {} more", stuck.size() - 4);
-  return fmt::format("{} thread(s) can never progress: {}", stuck.size(), list);
+  std::string message = fmt::format("{} thread(s) can never progress: {}", stuck.size(), list);
+  // Forward progress between blocks: a block that is not resident runs only when a resident
+  // one finishes (Programming Guide, "Thread Hierarchy": blocks "execute independently", in
+  // any order). Resident blocks waiting for a later block wait forever, as on hardware.
+  if (next_block < total_blocks)
+    message += fmt::format("; block{} {} never became resident (at most {} resident at once)",
+                           total_blocks - next_block > 1 ? "s" : "", block_range(next_block, total_blocks),
+                           resident_limit);
+  return message;
 }
 
 void Machine::Impl::before_visible_event(SimThread& thread, EventKind kind, SourceRange range) {

@@ -17,7 +17,9 @@ void print_report(std::ostream& out, const Program& program, const ReportCount& 
   const CheckReport& r = counted.report;
   fmt::print(out, "{}: {} [{}]\n", severity_name(diagnostic_kind_severity(r.kind)), r.message, diagnostic_kind_name(r.kind));
   for (const ReportSite& site : r.sites) {
-    const std::string who = fmt::format("{} by {}", site.role, site.threads);
+    // "waits by (0,0,0)-(0,0,3)"; a site naming blocks rather than threads reads "role: blocks 2-3".
+    const std::string who = site.threads.starts_with("block") ? site.role + ": " + site.threads
+                                                              : site.role + " by " + site.threads;
     if (site.range.end == 0) {
       fmt::print(out, "  {}\n", who);
       continue;

@@ -90,6 +90,11 @@ struct ExecutionResult {
    *  decision). The diagnostics work turns these into reports. */
   std::vector<RuntimeErrorReport> warnings;
   std::vector<BlockedThread> blocked; ///< when outcome.status is Deadlock: who waits for what
+  /** When outcome.status is Deadlock: blocks [first, first + count) had not become resident
+   *  (every resident block was stuck, so none could ever leave a slot for them). */
+  uint32_t first_never_resident = 0;
+  uint32_t never_resident = 0;
+  uint32_t resident_limit = 0; ///< blocks resident at once in this run
 };
 
 class Machine {

@@ -48,6 +48,9 @@ struct Dim3 {
 struct LaunchConfig {
   const FunctionDecl* kernel = nullptr;
   Dim3 grid, block;
+  /** `resident=N`: at most N blocks resident at once, as on a smaller GPU (0: the Machine's
+   *  default; `--resident-blocks` overrides both). */
+  uint32_t resident_blocks = 0;
   SourceRange range; ///< the `//@ launch` directive (or the kernel, when defaulted)
   /** Template arguments given with `//@ template`, in the kernel's parameter order. */
   std::vector<std::pair<std::string, int64_t>> template_args;
