@@ -146,3 +146,19 @@ TEST_CASE("explain names the stale read and the fences that forbid it", "[cli][e
   const auto s = fencelab("explain " + scoped + " " + witness_for(scoped, "r0=1 r1=0"));
   CHECK(contains(s.output, "use __threadfence() in both threads"));
 }
+
+TEST_CASE("run and explore print the checkers' findings; --no-check turns them off", "[cli][checkers]") {
+  const auto explored = fencelab("explore --model sc " + kernel("fences/write_read_xy.cu"));
+  CHECK(explored.exit_code == 0);
+  CHECK(explored.output.find("diagnostics (fencelab check shows each with its source lines):\n"
+                             "  error    data race (WAR) on Y [data-race], lines 32, 37; 6 of 6 executions;") !=
+        std::string::npos);
+  CHECK(explored.output.find("holds    line 25: expect all: diagnostic data-race") != std::string::npos);
+
+  const auto unchecked = fencelab("run --model sc --runs 50 --seed 1 --no-check " + kernel("fences/write_read_xy.cu"));
+  CHECK(unchecked.output.find("diagnostics") == std::string::npos);
+  CHECK(unchecked.output.find("the checkers did not run") != std::string::npos);
+
+  const auto json = fencelab("run --model sc --runs 50 --seed 1 --json " + kernel("races/race_condition_demo.cu"), false);
+  CHECK(json.output.find("\"diagnostics\":[{\"kind\":\"data-race\",\"severity\":\"error\"") != std::string::npos);
+}

@@ -2,12 +2,14 @@
 // execution). Both check the file's expectations for each model they ran.
 #include "commands.h"
 
+#include "fencelab/checkers/checkers.h"
 #include "fencelab/explore/expectations.h"
 #include "fencelab/report/report.h"
 
 #include <algorithm>
 #include <fmt/format.h>
 #include <iostream>
+#include <optional>
 #include <random>
 
 namespace fencelab::cli {
@@ -19,6 +21,7 @@ struct ExploreCommandOptions {
   RandomOptions random;
   bool seed_given = false;
   ExhaustiveOptions exhaustive;
+  bool no_check = false; ///< --no-check: run without the checkers (faster)
 };
 
 int execute(const ExploreCommandOptions& options, ExplorationMode mode) {
@@ -26,14 +29,22 @@ int execute(const ExploreCommandOptions& options, ExplorationMode mode) {
   const auto program = load_program(options.common.file);
   if (program == nullptr) return kBadInput;
   Machine machine(*program, options.common.machine);
+  // The checkers watch every execution unless --no-check (DESIGN "Diagnostics").
+  std::optional<Checkers> checkers;
+  if (!options.no_check) checkers.emplace(*program);
+  Checkers* const watching = checkers ? &*checkers : nullptr;
   int exit_code = kSuccess;
   const ReportOptions report{options.common.stats, mode == ExplorationMode::Random ? "run" : "explore"};
   std::vector<ModelRun> runs;
   for (const std::string& model_name : options.common.models) {
     const auto model = create_model(model_name);
     ModelRun run;
-    run.result = mode == ExplorationMode::Random ? explore_random(machine, *model, options.random)
-                                                 : explore_exhaustive(machine, *model, options.exhaustive);
+    RandomOptions random = options.random;
+    random.checkers = watching;
+    ExhaustiveOptions exhaustive = options.exhaustive;
+    exhaustive.checkers = watching;
+    run.result = mode == ExplorationMode::Random ? explore_random(machine, *model, random)
+                                                 : explore_exhaustive(machine, *model, exhaustive);
     run.expectations = check_expectations(*program, run.result);
     const ExplorationResult& result = run.result;
     const auto& expectations = run.expectations;
@@ -80,6 +91,7 @@ void add_run_command(CLI::App& app, int& exit_code) {
                       "probability of the common case (newest value, prompt drain) at a weak-memory "
                       "decision; 0 is uniform")
       ->check(CLI::Range(0.0, 1.0));
+  command->add_flag("--no-check", options->no_check, "run without the checkers (races, barriers, deadlocks): faster");
   command->add_option("--seed", options->random.seed, "generator seed (printed; default: random)")
       ->each([options](const std::string&) { options->seed_given = true; });
   command->callback([options, &exit_code] {
@@ -95,6 +107,7 @@ void add_explore_command(CLI::App& app, int& exit_code) {
   command->add_option("--max-executions", options->exhaustive.max_executions,
                       "stop after this many executions (the report says the search was cut short)")
       ->check(CLI::PositiveNumber);
+  command->add_flag("--no-check", options->no_check, "explore without the checkers (races, barriers, deadlocks): faster");
   command->callback([options, &exit_code] { exit_code = execute(*options, ExplorationMode::Exhaustive); });
 }
 

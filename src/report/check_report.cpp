@@ -5,6 +5,9 @@
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
 #include <map>
 
 namespace fencelab {
@@ -40,6 +43,25 @@ void print_report(std::ostream& out, const Program& program, const ReportCount& 
 }
 
 } // namespace
+
+void print_diagnostics_brief(std::ostream& out, const Program& program, const ExplorationResult& result,
+                             const std::string& heading) {
+  if (!result.checked) return;
+  fmt::print(out, "\n{}\n", heading);
+  if (result.reports.empty()) fmt::print(out, "  none\n");
+  for (const ReportCount& counted : result.reports) {
+    const CheckReport& r = counted.report;
+    std::vector<uint32_t> lines;
+    for (const ReportSite& site : r.sites)
+      if (site.range.end != 0) lines.push_back(program.source->position(site.range.begin).line);
+    std::sort(lines.begin(), lines.end());
+    lines.erase(std::unique(lines.begin(), lines.end()), lines.end());
+    fmt::print(out, "  {:<8} {} [{}]{}; {} of {} executions; witness {}\n",
+               severity_name(diagnostic_kind_severity(r.kind)), r.message, diagnostic_kind_name(r.kind),
+               lines.empty() ? "" : fmt::format(", line{} {}", lines.size() > 1 ? "s" : "", fmt::join(lines, ", ")),
+               counted.executions, result.executions, r.witness.encode());
+  }
+}
 
 void print_check_text(std::ostream& out, const Program& program, const ExplorationResult& result) {
   std::string how;

@@ -70,6 +70,8 @@ void print_comparison_text(std::ostream& out, const Program& program, const std:
   }
 
   for (const ModelRun& run : runs)
+    print_diagnostics_brief(out, program, run.result, fmt::format("diagnostics under {}:", run.result.model));
+  for (const ModelRun& run : runs)
     print_expectations_text(out, program, run.expectations, fmt::format("expectations under {}:", run.result.model));
   if (options.stats) {
     for (const ModelRun& run : runs) {

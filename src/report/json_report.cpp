@@ -58,6 +58,30 @@ void write_diagnostic(JsonWriter& json, const Program& program, const Diagnostic
   json.end_object();
 }
 
+/** One distinct checker report (docs/json.md, "diagnostic"). */
+void write_report(JsonWriter& json, const Program& program, const ReportCount& counted) {
+  const CheckReport& r = counted.report;
+  json.begin_object();
+  json.key("kind").value(diagnostic_kind_name(r.kind));
+  json.key("severity").value(diagnostic_kind_severity(r.kind) == Severity::Error ? "error" : "warning");
+  json.key("message").value(r.message);
+  json.key("sites").begin_array();
+  for (const ReportSite& site : r.sites) {
+    json.begin_object();
+    json.key("role").value(site.role);
+    json.key("threads").value(site.threads);
+    if (site.range.end != 0) {
+      const LineColumn at = program.source->position(site.range.begin);
+      json.key("line").value(at.line).key("column").value(at.column);
+    }
+    json.end_object();
+  }
+  json.end_array();
+  json.key("executions").value(counted.executions);
+  json.key("witness").value(r.witness.encode());
+  json.end_object();
+}
+
 } // namespace
 
 void print_exploration_json(std::ostream& out, const Program& program, const ExplorationResult& result,
@@ -98,6 +122,11 @@ void print_exploration_json(std::ostream& out, const Program& program, const Exp
     json.end_object();
   }
   json.end_array();
+  if (result.checked) {
+    json.key("diagnostics").begin_array();
+    for (const ReportCount& r : result.reports) write_report(json, program, r);
+    json.end_array();
+  }
   if (options.stats) {
     const RunStats s = RunStats::of(result);
     json.key("stats").begin_object();

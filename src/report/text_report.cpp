@@ -71,6 +71,7 @@ void print_exploration_text(std::ostream& out, const Program& program, const Exp
     }
   }
 
+  print_diagnostics_brief(out, program, result, "diagnostics (fencelab check shows each with its source lines):");
   print_expectations_text(out, program, expectations, "expectations:");
   if (options.stats) {
     const RunStats s = RunStats::of(result);

@@ -60,6 +60,11 @@ void print_comparison_text(std::ostream& out, const Program& program, const std:
 void print_expectations_text(std::ostream& out, const Program& program,
                              const std::vector<ExpectationResult>& expectations, const std::string& heading);
 
+/** The diagnostics of a `run` or `explore`: a line per distinct finding (severity, message,
+ *  kind, the lines involved, how often, witness); nothing when the checkers did not run. */
+void print_diagnostics_brief(std::ostream& out, const Program& program, const ExplorationResult& result,
+                             const std::string& heading);
+
 /** The `check` report: each distinct finding once with its sites and witness, then a summary. */
 void print_check_text(std::ostream& out, const Program& program, const ExplorationResult& result);
 
