@@ -67,7 +67,7 @@ __global__ void k() { int* p = 0; x = *p; }
 //@ launch grid=1 block=1
 //@ arg a: int[4] = zeros
 __global__ void k(int* a) { char* c = (char*)a; int* q = (int*)(c + 2); *q = 1; }
-)").outcome.message == "misaligned write of 'a' at byte offset 2 (4-byte elements)");
+)").outcome.message == "misaligned 4-byte write of 'a' at byte offset 2");
   CHECK(only_outcome(R"(
 //@ launch grid=1 block=1
 //@ arg a: int[4] = zeros

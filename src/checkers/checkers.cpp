@@ -4,6 +4,7 @@
 #include "thread_groups.h"
 
 #include <fmt/format.h>
+#include <algorithm>
 #include <map>
 
 namespace fencelab {
@@ -85,7 +86,11 @@ void Checkers::end_execution(const ExecutionResult& result) {
       g.second.push_back(b.thread);
     }
     for (const auto& [key, g] : groups) r.sites.push_back({key.second, g.first, describe_threads(g.second)});
-    if (groups.empty()) r.message += ": " + result.outcome.message; // warp rendezvous and the like
+    // A warp operation's lanes that never arrive are not blocked threads: the Machine's
+    // message names them (exited, or waiting elsewhere).
+    const bool at_warp = std::any_of(result.blocked.begin(), result.blocked.end(),
+                                     [](const BlockedThread& b) { return b.at_warp_operation; });
+    if (groups.empty() || at_warp) r.message += ": " + result.outcome.message;
     if (result.never_resident != 0) {
       // Forward progress between blocks (machine.cpp deadlock_message): the waiting blocks need
       // a resident block to finish first.
@@ -111,7 +116,7 @@ void Checkers::end_execution(const ExecutionResult& result) {
     const RuntimeErrorReport& e = *result.error;
     r.kind = diagnostic_kind_of(e.kind);
     r.message = result.outcome.message;
-    r.sites.push_back({"at", e.diagnostic.range, e.thread.to_string()});
+    r.sites.push_back({"reached", e.diagnostic.range, e.thread.to_string()});
     m_reports.push_back(std::move(r));
     break;
   }
@@ -120,7 +125,7 @@ void Checkers::end_execution(const ExecutionResult& result) {
     CheckReport warning;
     warning.kind = diagnostic_kind_of(w.kind);
     warning.message = w.diagnostic.message;
-    warning.sites.push_back({"at", w.diagnostic.range, w.thread.to_string()});
+    warning.sites.push_back({"reached", w.diagnostic.range, w.thread.to_string()});
     m_reports.push_back(std::move(warning));
   }
 }

@@ -441,6 +441,10 @@ std::vector<BlockedThread> Machine::Impl::blocked_threads() const {
         out.push_back({t.ref.id, t.pending.range, "waits at __syncthreads"});
       else if (t.status == ThreadStatus::AtEvent && t.spinning)
         out.push_back({t.ref.id, t.pending.range, "spins re-reading " + layout.describe(t.snapshot.location)});
+      else if (t.status == ThreadStatus::AtWarp)
+        out.push_back({t.ref.id, t.warp.range,
+                       fmt::format("waits at {} with mask {:#010x}", builtin_info(t.warp.op).spelling, t.warp.mask),
+                       true});
     }
   }
   std::sort(out.begin(), out.end(), [](const BlockedThread& a, const BlockedThread& b) { return a.thread < b.thread; });

@@ -53,17 +53,19 @@ static ResolvedAccess resolve(Machine::Impl& m, SimThread& t, Word pointer, cons
   }
   // A location is a naturally aligned element (DESIGN "Memory models"); accesses of another
   // size would split or merge locations, which the models do not describe.
+  // Programming Guide 5.3.2: device memory accesses must be naturally aligned (an access of
+  // N bytes at an address that is a multiple of N; allocations start 256-byte aligned). This
+  // holds whatever the elements' size, so it is checked first.
   const uint32_t size = access.element_type.size();
+  if (p.offset % int64_t(type.size()) != 0 || p.offset % int64_t(size) != 0)
+    m.fault(t, range, RuntimeErrorKind::Misaligned,
+            fmt::format("misaligned {}-byte {} of {} at byte offset {}", type.size(), access_verb(kind), name,
+                        p.offset));
   if (type.size() != size)
     m.fault(t, range, RuntimeErrorKind::Unsupported,
             fmt::format("not supported: {}-byte {} of {}, whose elements are {}-byte {}",
                                   type.size(), access_verb(kind), name, size,
                                   access.element_type.to_string()));
-  // Programming Guide 5.3.2: device memory accesses must be naturally aligned.
-  if (p.offset % int64_t(size) != 0)
-    m.fault(t, range, RuntimeErrorKind::Misaligned,
-            fmt::format("misaligned {} of {} at byte offset {} ({}-byte elements)",
-                                  access_verb(kind), name, p.offset, size));
   const int64_t index = p.offset / int64_t(size);
   if (index < 0 || index >= int64_t(element_count))
     m.fault(t, range, RuntimeErrorKind::OutOfBounds,

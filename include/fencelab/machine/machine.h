@@ -78,6 +78,7 @@ struct BlockedThread {
   ThreadId thread;
   SourceRange range;
   std::string waits_for; ///< "__syncthreads", or "spins re-reading lock2[0]"
+  bool at_warp_operation = false; ///< waits for lanes of a warp mask (the outcome message says which)
 };
 
 struct ExecutionResult {
