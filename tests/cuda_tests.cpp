@@ -59,10 +59,22 @@ TEST_CASE("cuda: litmus code generation moves variables into shuffled cells", "[
   CHECK(contains(generated.source, "__fl_collect"));
 }
 
-TEST_CASE("cuda: litmus keeps a block with barriers in one physical block", "[cuda]") {
-  const Kernel k = kernel_from_file(catalogue_path("litmus/barrier_inter.cu"));
-  const auto generated = cuda::generate_litmus(k.program());
-  CHECK(generated.litmus.slots_per_block == 1);
+TEST_CASE("cuda: litmus packs one-warp logical blocks with barriers, each barrier over its own lanes", "[cuda]") {
+  // barrier_inter: one-thread blocks; the barrier becomes __syncwarp over the block's lane.
+  const Kernel small = kernel_from_file(catalogue_path("litmus/barrier_inter.cu"));
+  const auto packed = cuda::generate_litmus(small.program());
+  CHECK(packed.litmus.slots_per_block == 256);
+  CHECK(packed.source.find("__syncwarp(__c.bmask)") != std::string::npos);
+  CHECK(packed.source.find("__syncthreads()") == std::string::npos);
+  CHECK(packed.source.find("__c.bmask = ((1u << 1u) - 1u) << (threadIdx.x % 32u / 1u * 1u);") != std::string::npos);
+
+  // barrier_intra: a 64-thread block spans two warps, so it keeps a physical block and
+  // __syncthreads().
+  const Kernel wide = kernel_from_file(catalogue_path("litmus/barrier_intra.cu"));
+  const auto alone = cuda::generate_litmus(wide.program());
+  CHECK(alone.litmus.slots_per_block == 1);
+  CHECK(alone.source.find("__syncthreads()") != std::string::npos);
+  CHECK(alone.source.find("__syncwarp(") == std::string::npos);
 }
 
 TEST_CASE("cuda: reductions default to plain mode", "[cuda]") {

@@ -61,6 +61,7 @@ template <class T> __device__ __forceinline__ typename __fl_plain_t<T>::type __f
 constexpr const char* kLitmusContext = R"(struct __fl_ctx {{
   uint3 tid, bid;
   dim3 bdim, gdim;
+  unsigned bmask; // the logical block's lanes in its warp (packed kernels' barriers)
   char* obj[{0}];
   __fl_u64* res;
   unsigned char* pres;
@@ -159,12 +160,29 @@ std::string parameter_list(const FunctionDecl& kernel) {
   return fmt::format("{}", fmt::join(params, ", "));
 }
 
+/** Whether the kernel's only block-wide operation is plain __syncthreads() (not the _count,
+ *  _and, _or forms, which would need a reduction over the logical block). */
+bool only_plain_syncthreads(const Program& program) {
+  bool other = false;
+  Walker walker{[&](const Expr& e) {
+    if (e.kind != ExprKind::Call || !as<Call>(e).builtin) return;
+    const Builtin b = *as<Call>(e).builtin;
+    if (builtin_info(b).category == BuiltinCategory::Barrier && b != Builtin::Syncthreads) other = true;
+  }};
+  walker.walk(program);
+  return !other;
+}
+
 /** Packing several logical blocks into one physical block is safe only when nothing in the
- *  kernel acts on the whole physical block or warp: no barrier, warp builtin or shared memory,
- *  and logical blocks that tile warps exactly (so "same warp" keeps its meaning). */
+ *  kernel acts on the whole physical block or warp: no warp builtin or shared memory, and
+ *  logical blocks that tile warps exactly (so "same warp" keeps its meaning). A kernel with
+ *  __syncthreads() packs when each logical block fits in one warp: its barrier becomes
+ *  __syncwarp over the logical block's lanes (codegen_printer.h). Without packing, such a
+ *  kernel runs one logical block per physical block, far slower. */
 bool can_pack(const Program& program, uint32_t block_threads) {
   const auto used = builtin_categories(program);
-  if (used.count(BuiltinCategory::Barrier) || used.count(BuiltinCategory::Warp)) return false;
+  if (used.count(BuiltinCategory::Warp)) return false;
+  if (used.count(BuiltinCategory::Barrier) && (block_threads > 32 || !only_plain_syncthreads(program))) return false;
   for (const MemoryObject& o : program.memory_objects)
     if (o.space == MemorySpace::Shared) return false;
   return block_threads <= 32 ? 32 % block_threads == 0 : block_threads % 32 == 0;
@@ -237,6 +255,9 @@ GeneratedCuda generate_litmus(const Program& program) {
   std::ostringstream out;
   out << kPrelude << fmt::format(kLitmusContext, objects);
   CudaPrinter printer(program, true);
+  const bool logical_barriers =
+      shape.slots_per_block > 1 && builtin_categories(program).count(BuiltinCategory::Barrier) != 0;
+  printer.set_logical_barriers(logical_barriers);
   printer.print_unit(out);
   out << "#line 1 \"fencelab-generated\"\n";
 
@@ -287,6 +308,11 @@ GeneratedCuda generate_litmus(const Program& program) {
                      "    while (*(volatile unsigned*)&sync[inst] < {}u && ++n < sync_spins) {{ }}\n  }}\n",
                      shape.logical_blocks * shape.block_threads)
       << "  __fl_ctx __c;\n"
+      // The lanes of this logical block within its warp (it never straddles two: can_pack).
+      << (shape.block_threads >= 32
+              ? std::string("  __c.bmask = 0xffffffffu;\n")
+              : fmt::format("  __c.bmask = ((1u << {0}u) - 1u) << (threadIdx.x % 32u / {0}u * {0}u);\n",
+                            shape.block_threads))
       << fmt::format("  __c.bdim = dim3({}u, {}u, {}u);\n  __c.gdim = dim3({}u, {}u, {}u);\n", b.x, b.y, b.z, g.x, g.y, g.z)
       << fmt::format("  __c.tid = make_uint3(lt % {0}u, (lt / {0}u) % {1}u, lt / {2}u);\n", b.x, b.y, b.x * b.y)
       << fmt::format("  __c.bid = make_uint3(lb % {0}u, (lb / {0}u) % {1}u, lb / {2}u);\n", g.x, g.y, g.x * g.y)

@@ -127,6 +127,9 @@ std::string CudaPrinter::call(const Call& c) {
   std::vector<std::string> args;
   if (c.function != nullptr && m_litmus) args.push_back("__c");
   for (const ExprPtr& a : c.args) args.push_back(expr(*a));
+  // Programming Guide 10.22: __syncwarp(mask) makes the named lanes wait for each other and
+  // orders their memory accesses, as __syncthreads() does for a block (10.6).
+  if (m_logical_barriers && c.builtin && *c.builtin == Builtin::Syncthreads) return "__syncwarp(__c.bmask)";
   const std::string callee = c.builtin ? builtin_info(*c.builtin).spelling : c.function->name;
   return fmt::format("{}({})", callee, fmt::join(args, ", "));
 }

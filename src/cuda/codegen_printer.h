@@ -16,6 +16,11 @@ class CudaPrinter {
 public:
   CudaPrinter(const Program& program, bool litmus);
 
+  /** Litmus mode with logical blocks packed into shared physical blocks, each logical block
+   *  inside one warp: __syncthreads() becomes __syncwarp(__c.bmask), a barrier over the logical
+   *  block's lanes only (see can_pack in codegen.cpp). */
+  void set_logical_barriers(bool on) { m_logical_barriers = on; }
+
   /** Prints every file-scope declaration and function (the launched kernel as __device__). */
   void print_unit(std::ostringstream& out);
   std::string expr(const Expr& e);
@@ -34,6 +39,7 @@ private:
 
   const Program& m_program;
   bool m_litmus;
+  bool m_logical_barriers = false;
   std::unordered_map<const VarDecl*, uint32_t> m_observed_locals;
   std::unordered_map<uint32_t, uint32_t> m_litmus_object; ///< memory object -> litmus object
 };
