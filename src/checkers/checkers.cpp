@@ -97,11 +97,8 @@ void Checkers::end_execution(const ExecutionResult& result) {
       r.message += fmt::format("; the resident blocks wait for blocks that can never become resident "
                                "(at most {} resident at once)",
                                result.resident_limit);
-      const uint32_t last = result.first_never_resident + result.never_resident - 1;
       r.sites.push_back({"never resident", SourceRange{},
-                         last == result.first_never_resident
-                             ? fmt::format("block {}", last)
-                             : fmt::format("blocks {}-{}", result.first_never_resident, last)});
+                         describe_blocks(result.first_never_resident, result.never_resident)});
     }
     m_reports.push_back(std::move(r));
     break;

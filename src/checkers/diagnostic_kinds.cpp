@@ -31,6 +31,12 @@ std::optional<DiagnosticKind> find_diagnostic_kind(std::string_view name) {
   return std::nullopt;
 }
 
+std::string diagnostic_kind_names() {
+  std::string list;
+  for (const KindInfo& kind : kKinds) list += (list.empty() ? "" : ", ") + std::string(kind.name);
+  return list;
+}
+
 namespace {
 
 /** The message without what varies between executions of one bug: the hazard "(RAW)" (it
@@ -39,8 +45,9 @@ std::string message_stem(const std::string& message) {
   std::string stem;
   for (size_t i = 0; i < message.size(); ++i) {
     const char open = message[i];
-    if (open == '(' && message.compare(i, 5, "(RAW)") == 0) i += 4;
-    else if (open == '(' && (message.compare(i, 5, "(WAR)") == 0 || message.compare(i, 5, "(WAW)") == 0)) i += 4;
+    if (message.compare(i, 5, "(RAW)") == 0 || message.compare(i, 5, "(WAR)") == 0 ||
+        message.compare(i, 5, "(WAW)") == 0)
+      i += 4;
     else if (open == '[') {
       const size_t close = message.find(']', i);
       if (close == std::string::npos) break;

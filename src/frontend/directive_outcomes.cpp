@@ -1,29 +1,13 @@
 // The harness directives that describe outcomes: observe and expect.
 #include "fencelab/frontend/directives.h"
 
+#include "fencelab/checkers/report.h"
+
 #include <algorithm>
 
 namespace fencelab {
 
 namespace {
-
-/** The diagnostic kinds' names, as reports print them ("data-race"). The front end takes the
- *  list from the checkers' table without linking the checkers. */
-constexpr const char* kDiagnosticKindNames[] = {
-#define DIAGNOSTIC(name, spelling, severity) spelling,
-#include "fencelab/checkers/diagnostic_kinds.def"
-};
-
-bool is_diagnostic_kind(const std::string& name) {
-  return std::any_of(std::begin(kDiagnosticKindNames), std::end(kDiagnosticKindNames),
-                     [&](const char* kind) { return name == kind; });
-}
-
-std::string diagnostic_kind_list() {
-  std::string list;
-  for (const char* kind : kDiagnosticKindNames) list += (list.empty() ? "" : ", ") + std::string(kind);
-  return list;
-}
 
 constexpr uint32_t kDefaultObservedElements = 16;
 
@@ -269,9 +253,9 @@ void DirectiveReader::read_expect(Parser& parser, const DirectiveLine& line) {
     }
     if (expectation.diagnostic_kind.empty())
       return parser.error(parser.peek().range, "expected the kind of diagnostic");
-    if (!is_diagnostic_kind(expectation.diagnostic_kind))
+    if (!find_diagnostic_kind(expectation.diagnostic_kind))
       return parser.error(range, "unknown diagnostic kind '" + expectation.diagnostic_kind + "' (expected one of " +
-                                     diagnostic_kind_list() + ")");
+                                     diagnostic_kind_names() + ")");
   } else if (word == "no") {
     // `no diagnostics`: the checkers report nothing at all (a kernel the catalogue calls correct).
     if (!parser.at(TokenKind::Identifier) || parser.peek().text != "diagnostics")

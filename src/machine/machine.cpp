@@ -65,12 +65,11 @@ Dim3 unflatten(uint64_t index, const Dim3& shape) {
   return d;
 }
 
-/** Linear block indexes [first, end) as "2" or "2-5". */
-std::string block_range(uint64_t first, uint64_t end) {
-  return end - first == 1 ? std::to_string(first) : fmt::format("{}-{}", first, end - 1);
-}
-
 } // namespace
+
+std::string describe_blocks(uint64_t first, uint64_t count) {
+  return count == 1 ? fmt::format("block {}", first) : fmt::format("blocks {}-{}", first, first + count - 1);
+}
 
 Machine::Impl::Impl(const Program& program, MachineOptions options)
     : program(program), options(options),
@@ -465,9 +464,8 @@ std::string Machine::Impl::deadlock_message() const {
   // one finishes (Programming Guide, "Thread Hierarchy": blocks "execute independently", in
   // any order). Resident blocks waiting for a later block wait forever, as on hardware.
   if (next_block < total_blocks)
-    message += fmt::format("; block{} {} never became resident (at most {} resident at once)",
-                           total_blocks - next_block > 1 ? "s" : "", block_range(next_block, total_blocks),
-                           resident_limit);
+    message += fmt::format("; {} never became resident (at most {} resident at once)",
+                           describe_blocks(next_block, total_blocks - next_block), resident_limit);
   return message;
 }
 

@@ -98,6 +98,9 @@ struct ExecutionResult {
   uint32_t resident_limit = 0; ///< blocks resident at once in this run
 };
 
+/** Linear block indexes [first, first + count) for messages: "block 2" or "blocks 2-5". */
+std::string describe_blocks(uint64_t first, uint64_t count);
+
 class Machine {
 public:
   Machine(const Program& program, MachineOptions options);
