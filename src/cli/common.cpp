@@ -22,6 +22,9 @@ void add_common_options(CLI::App& command, CommonOptions& options) {
                      "blocks resident at once (default: as on an H100)");
   command.add_option("--max-steps", options.machine.max_steps, "visible events one execution may perform")
       ->check(CLI::PositiveNumber);
+  command.add_option("--max-barrier-rounds", options.machine.max_barrier_rounds,
+                     "barrier releases one execution may perform")
+      ->check(CLI::PositiveNumber);
   command
       .add_option("--warp", options.machine.warp,
                    "warp scheduling: its (independent threads, Volta and later; default) or lockstep "

@@ -14,7 +14,8 @@ namespace {
 /** Collects outcomes with their counts and first witnesses. */
 class OutcomeTable {
 public:
-  void add(const ExecutionResult& result, const std::vector<uint32_t>& choices, const std::string& model) {
+  void add(const ExecutionResult& result, const std::vector<uint32_t>& choices, const std::string& model,
+           uint64_t times = 1) {
     auto [it, inserted] = m_counts.try_emplace(result.outcome);
     OutcomeCount& entry = it->second;
     if (inserted) {
@@ -22,10 +23,11 @@ public:
       entry.witness = ReplayToken{model, choices};
       entry.error = result.error;
     }
-    ++entry.executions;
+    entry.executions += times;
   }
   /** Adds an execution's checker reports; the first execution showing one is its witness. */
-  void add_reports(std::vector<CheckReport> reports, const std::vector<uint32_t>& choices, const std::string& model) {
+  void add_reports(std::vector<CheckReport> reports, const std::vector<uint32_t>& choices, const std::string& model,
+                   uint64_t times = 1) {
     for (CheckReport& report : reports) {
       const std::string id = report.identity();
       const auto [it, inserted] = m_report_index.try_emplace(id, m_reports.size());
@@ -33,7 +35,7 @@ public:
         report.witness = ReplayToken{model, choices};
         m_reports.push_back(ReportCount{std::move(report), 0});
       }
-      ++m_reports[it->second].executions;
+      m_reports[it->second].executions += times;
     }
   }
   std::vector<ReportCount> take_reports() { return std::move(m_reports); }
@@ -156,10 +158,14 @@ ExplorationResult explore_random(Machine& machine, MemoryModel& model, const Ran
   for (uint64_t run = 0; run < options.runs; ++run) {
     choices.taken().clear();
     const ExecutionResult execution = machine.run(model, choices, options.checkers);
-    table.add(execution, choices.taken(), result.model);
-    if (options.checkers) table.add_reports(options.checkers->take_reports(), choices.taken(), result.model);
-    result.events += execution.events;
-    ++result.executions;
+    // An execution that asked no decision is the only one there is: every further run would
+    // repeat it exactly, so it counts for all of them (a million-block grid runs once).
+    const uint64_t times = choices.taken().empty() ? options.runs - run : 1;
+    table.add(execution, choices.taken(), result.model, times);
+    if (options.checkers) table.add_reports(options.checkers->take_reports(), choices.taken(), result.model, times);
+    result.events += execution.events * times;
+    result.executions += times;
+    run += times - 1;
   }
   result.outcomes = table.take();
   result.reports = table.take_reports();

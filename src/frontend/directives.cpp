@@ -211,8 +211,8 @@ void DirectiveReader::read_launch(Parser& parser) {
     Dim3& dim = key.text == "grid" ? launch.grid : launch.block;
     if (!read_dim(parser, dim)) return;
     const SourceRange range = SourceRange::join(start, parser.previous().range);
-    if (key.text == "block" && dim.total() > 1024)
-      m_diagnostics.error(range, "a block has at most 1024 threads, not " + std::to_string(dim.total()));
+    const std::string problem = key.text == "block" ? block_shape_problem(dim) : grid_shape_problem(dim);
+    if (!problem.empty()) m_diagnostics.error(range, problem);
   }
 }
 

@@ -11,6 +11,13 @@ namespace {
 
 constexpr uint32_t kMaxArrayLength = 1u << 24;
 
+// What a real GPU gives one thread and one block (CUDA C++ Programming Guide, "Technical
+// Specifications per Compute Capability", 9.0): 512 KB of local memory per thread, 48 KB of
+// static shared memory per block. ptxas refuses kernels that need more ("uses too much local
+// data"), so a larger array is bad input here too, not an allocation to attempt per thread.
+constexpr uint64_t kMaxLocalBytesPerThread = 512 * 1024;
+constexpr uint64_t kMaxStaticSharedBytesPerBlock = 48 * 1024;
+
 std::string storage_spelling(StorageKind storage) {
   switch (storage) {
   case StorageKind::Shared: return "__shared__";
@@ -133,6 +140,21 @@ void Sema::check_array_extent(VarDecl& var) {
                              std::to_string(kMaxArrayLength));
   else
     var.array_length = uint32_t(length);
+  check_array_fits(var, extent->range);
+}
+
+void Sema::check_array_fits(VarDecl& var, SourceRange range) {
+  const uint64_t bytes = uint64_t(var.array_length) * var.type.size();
+  const bool local = var.storage == StorageKind::Local;
+  const uint64_t limit = local ? kMaxLocalBytesPerThread
+                         : var.storage == StorageKind::Shared ? kMaxStaticSharedBytesPerBlock
+                                                              : UINT64_MAX;
+  if (bytes <= limit) return;
+  error(range, "array '" + var.name + "' takes " + std::to_string(bytes) + " bytes, more than the " +
+                   std::to_string(limit / 1024) + " KB of " +
+                   (local ? "local memory a thread" : "static shared memory a block") +
+                   " may have (Programming Guide, \"Technical Specifications per Compute Capability\")");
+  var.array_length = 1;
 }
 
 void Sema::check_variable_initializer(VarDecl& var) {

@@ -111,7 +111,17 @@ boost::context::stack_context StackPool::allocate() {
       throw StackExhausted{m_regions.size()};
     ::mprotect(base, m_page_size, PROT_NONE);
     char* bytes = static_cast<char*>(base);
-    m_regions.push_back({bytes, size});
+    try {
+      m_regions.push_back({bytes, size});
+      // deallocate() is noexcept (Boost.Context calls it while unwinding): room for every
+      // stack to come back is made here, where running out of memory can still be reported
+      // (hardening issue, case C).
+      m_free_tops.reserve(m_regions.size());
+    } catch (const std::bad_alloc&) {
+      if (!m_regions.empty() && m_regions.back().base == bytes) m_regions.pop_back();
+      ::munmap(base, size);
+      throw;
+    }
     register_guard_page(reinterpret_cast<uintptr_t>(bytes),
                         reinterpret_cast<uintptr_t>(bytes + m_page_size));
     top = bytes + size;

@@ -2,6 +2,7 @@
 #include "machine_impl.h"
 
 #include <algorithm>
+#include <new>
 #include <fmt/format.h>
 
 namespace fencelab {
@@ -97,6 +98,8 @@ ExecutionResult Machine::Impl::run(MemoryModel& the_model, ChoiceSource& the_cho
   ready.clear();
   spinning.clear();
   warp_runtime = WarpRuntime{};
+  block_work.clear();
+  barrier_rounds = 0;
   next_block = 0;
   output.clear();
   execution_fault.reset();
@@ -162,7 +165,7 @@ ExecutionResult Machine::Impl::run(MemoryModel& the_model, ChoiceSource& the_cho
       const uint32_t slot = ready[index];
       ready[index] = ready.back();
       ready.pop_back();
-      resume(threads[slot]);
+      resume_and_settle(threads[slot]);
     } else {
       const uint32_t step = pick;
       if (observing()) {
@@ -243,8 +246,11 @@ bool Machine::Impl::any_block_active() const {
 }
 
 void Machine::Impl::admit_blocks() {
-  for (uint32_t slot = 0; slot < blocks.size() && next_block < total_blocks && !execution_fault; ++slot)
-    if (!blocks[slot].active) admit_block(slot, next_block++);
+  for (uint32_t slot = 0; slot < blocks.size() && next_block < total_blocks && !execution_fault; ++slot) {
+    if (blocks[slot].active) continue;
+    admit_block(slot, next_block++);
+    settle();
+  }
 }
 
 void Machine::Impl::admit_block(uint32_t block_slot, uint64_t linear_block) {
@@ -253,6 +259,7 @@ void Machine::Impl::admit_block(uint32_t block_slot, uint64_t linear_block) {
   block.linear_index = static_cast<uint32_t>(linear_block);
   block.live = threads_per_block;
   block.arrived = 0;
+  block.last_round_size = 0;
   block.thread_slots.resize(threads_per_block);
   model->begin_block(block_slot);
   if (observing()) {
@@ -293,6 +300,10 @@ void Machine::Impl::start_thread(SimThread& thread) {
   thread.last_snapshot.valid = false;
   thread.spinning = false;
   thread.last_changed_memory = true;
+  thread.visible_events = 0;
+  thread.events_at_barrier = ~0ull;
+  thread.barrier_snapshot.valid = false;
+  thread.barrier_repeat = false;
   model->thread_start(thread.ref);
   try {
     thread.fiber = ctx::fiber(std::allocator_arg, PooledStackAllocator(stacks),
@@ -302,12 +313,14 @@ void Machine::Impl::start_thread(SimThread& thread) {
                                 return std::move(thread.scheduler);
                               });
   } catch (const StackExhausted& exhausted) {
-    execution_fault = ThreadFault{
-        ExecutionStatus::RuntimeError, program.launch.range,
-        fmt::format("cannot map a fiber stack for another simulated thread ({} mapped): lower "
-                    "--resident-blocks or --stack-size",
-                    exhausted.stacks_in_use)};
-    fault_thread = thread.ref.id;
+    stop_execution(thread, program.launch.range,
+                   fmt::format("cannot map a fiber stack for another simulated thread ({} mapped): lower "
+                               "--resident-blocks or --stack-size",
+                               exhausted.stacks_in_use));
+    return;
+  } catch (const std::bad_alloc&) {
+    stop_execution(thread, program.launch.range,
+                   "out of memory starting another simulated thread: lower --resident-blocks or --stack-size");
     return;
   }
   resume(thread);
@@ -324,6 +337,13 @@ void Machine::Impl::thread_main(SimThread& thread) {
   } catch (ThreadFault& fault) {
     thread.fault = std::move(fault);
     thread.status = ThreadStatus::Failed;
+  } catch (const std::bad_alloc&) {
+    // An exception must not leave the fiber (that is std::terminate): the kernel's own data
+    // outgrew this machine's memory (hardening issue, case D).
+    thread.fault = ThreadFault{ExecutionStatus::RuntimeError, thread.pending.range,
+                               "out of memory: the simulated thread's data does not fit in this machine's memory",
+                               RuntimeErrorKind::Other};
+    thread.status = ThreadStatus::Failed;
   }
 }
 
@@ -331,6 +351,22 @@ void Machine::Impl::resume(SimThread& thread) {
   set_running_thread(&thread.ref.id);
   thread.fiber = std::move(thread.fiber).resume();
   after_resume(thread);
+}
+
+void Machine::Impl::resume_and_settle(SimThread& thread) {
+  resume(thread);
+  settle();
+}
+
+void Machine::Impl::settle() {
+  while (!block_work.empty() && !execution_fault) {
+    const BlockWork work = block_work.back();
+    block_work.pop_back();
+    ResidentBlock& block = blocks[work.block_slot];
+    if (work.kind == BlockWork::Kind::Retire) retire_block(block);
+    else release_barrier(block);
+  }
+  block_work.clear();
 }
 
 void Machine::Impl::after_resume(SimThread& thread) {
@@ -350,7 +386,7 @@ void Machine::Impl::after_resume(SimThread& thread) {
     return;
   case ThreadStatus::AtBarrier:
     ++block.arrived;
-    if (block.arrived == block.live) release_barrier(block);
+    if (block.arrived == block.live) block_work.push_back({BlockWork::Kind::ReleaseBarrier, thread.ref.block_slot});
     return;
   case ThreadStatus::AtWarp: warp_lane_arrived(*this, thread); return;
   case ThreadStatus::Done:
@@ -363,12 +399,12 @@ void Machine::Impl::after_resume(SimThread& thread) {
     model->thread_exit(thread.ref);
     --block.live;
     if (block.live == 0) {
-      retire_block(block);
+      block_work.push_back({BlockWork::Kind::Retire, thread.ref.block_slot});
     } else if (block.arrived > 0 && block.arrived == block.live) {
       // The barrier checker (diagnostics issue) reports threads that exit while others wait
       // at __syncthreads; the barrier itself counts only threads that have not exited, as
       // bar.sync on current hardware does for exited warps.
-      release_barrier(block);
+      block_work.push_back({BlockWork::Kind::ReleaseBarrier, thread.ref.block_slot});
     }
     return;
   }
@@ -386,6 +422,7 @@ void Machine::Impl::release_barrier(ResidentBlock& block) {
     participants.push_back(t.ref);
     count += t.barrier_predicate ? 1 : 0;
   }
+  if (barrier_loop_detected(block, participants)) return;
   model->barrier(participants);
   if (observing()) {
     Event e;
@@ -421,6 +458,35 @@ void Machine::Impl::release_barrier(ResidentBlock& block) {
     SimThread& t = threads[ref.slot.value];
     if (t.status == ThreadStatus::AtEvent && t.pending.kind == EventKind::BarrierArrive) resume(t);
   }
+}
+
+bool Machine::Impl::barrier_loop_detected(ResidentBlock& block, const std::vector<ThreadRef>& participants) {
+  // Every participant arrives at the same barrier in the same private state as last round,
+  // having performed no visible event since, and no thread exited in between: each round
+  // computes only from that state, so the block repeats this round forever (hardening issue,
+  // case B: `while (1) __syncthreads();`).
+  const bool same_round =
+      participants.size() == block.last_round_size &&
+      std::all_of(participants.begin(), participants.end(),
+                  [this](const ThreadRef& ref) { return threads[ref.slot.value].barrier_repeat; });
+  block.last_round_size = static_cast<uint32_t>(participants.size());
+  const SimThread& first = threads[participants.front().slot.value];
+  if (same_round) {
+    stop_execution(first, first.pending.range,
+                   fmt::format("block {} repeats __syncthreads at line {} forever: its threads return to it "
+                               "with nothing changed (an infinite loop)",
+                               block.linear_index, program.source->position(first.pending.range.begin).line),
+                   ExecutionStatus::StepLimit);
+    return true;
+  }
+  if (++barrier_rounds > options.max_barrier_rounds) {
+    stop_execution(first, first.pending.range,
+                   fmt::format("stopped after {} barrier rounds (--max-barrier-rounds): a block may loop forever",
+                               options.max_barrier_rounds),
+                   ExecutionStatus::StepLimit);
+    return true;
+  }
+  return false;
 }
 
 void Machine::Impl::retire_block(ResidentBlock& block) {
@@ -473,12 +539,13 @@ void Machine::Impl::before_visible_event(SimThread& thread, EventKind kind, Sour
   thread.pending = PendingEvent{kind, range};
   thread.status = ThreadStatus::AtEvent;
   thread.local_steps = 0;
+  ++thread.visible_events;
   thread.scheduler = std::move(thread.scheduler).resume();
   ++events;
 }
 
-void Machine::Impl::take_snapshot(SimThread& thread, SourceRange range, Location location) {
-  ThreadSnapshot& s = thread.snapshot;
+void Machine::Impl::take_snapshot(const SimThread& thread, SourceRange range, Location location,
+                                  ThreadSnapshot& s) const {
   s.valid = true;
   s.range = range;
   s.location = location;
@@ -495,7 +562,7 @@ void Machine::Impl::take_snapshot(SimThread& thread, SourceRange range, Location
 
 void Machine::Impl::before_read_event(SimThread& thread, EventKind kind, SourceRange range,
                                       Location location) {
-  take_snapshot(thread, range, location);
+  take_snapshot(thread, range, location, thread.snapshot);
   const bool same_state = !thread.last_changed_memory && thread.snapshot == thread.last_snapshot;
   thread.spinning = same_state && thread.epoch_after_last == memory_epoch &&
                     model->repeat_load_is_determined(thread.ref, location);
@@ -518,6 +585,14 @@ void Machine::Impl::arrive_at_barrier(SimThread& thread, SourceRange range) {
   thread.pending = PendingEvent{EventKind::BarrierArrive, range};
   thread.status = ThreadStatus::AtBarrier;
   thread.local_steps = 0;
+  // For barrier_loop_detected: the same state as at the previous arrival, nothing visible since.
+  ThreadSnapshot now;
+  take_snapshot(thread, range, Location{}, now);
+  thread.barrier_repeat = thread.events_at_barrier == thread.visible_events && now == thread.barrier_snapshot &&
+                          thread.barrier_predicate == thread.barrier_predicate_before;
+  thread.barrier_snapshot = std::move(now);
+  thread.events_at_barrier = thread.visible_events;
+  thread.barrier_predicate_before = thread.barrier_predicate;
   if (observing()) {
     Event e;
     e.kind = EventKind::BarrierArrive;
@@ -526,6 +601,21 @@ void Machine::Impl::arrive_at_barrier(SimThread& thread, SourceRange range) {
     emit(std::move(e));
   }
   thread.scheduler = std::move(thread.scheduler).resume();
+}
+
+void Machine::Impl::stop_execution(const SimThread& thread, SourceRange range, std::string message,
+                                   ExecutionStatus status, RuntimeErrorKind kind) {
+  if (execution_fault) return;
+  if (observing()) {
+    Event e;
+    e.kind = EventKind::Error;
+    e.thread = thread.ref.id;
+    e.range = range;
+    e.text = message;
+    emit(std::move(e));
+  }
+  execution_fault = ThreadFault{status, range, std::move(message), kind};
+  fault_thread = thread.ref.id;
 }
 
 void Machine::Impl::fault(SimThread& thread, SourceRange range, std::string message,

@@ -95,6 +95,27 @@ struct SimThread {
   bool last_changed_memory = true;
   bool spinning = false;            ///< the pending event repeats a no-op ...
   uint64_t spinning_epoch = 0;      ///< ... as long as the memory epoch stays this
+
+  // Barrier-loop recognition (Machine::Impl::release_barrier).
+  uint64_t visible_events = 0;         ///< visible events and warp operations performed
+  ThreadSnapshot barrier_snapshot;     ///< at its previous barrier arrival
+  uint64_t events_at_barrier = ~0ull;  ///< visible_events at its previous barrier arrival
+  bool barrier_predicate_before = false; ///< barrier_predicate at its previous arrival
+  bool barrier_repeat = false;         ///< this arrival repeats the previous one exactly
+};
+
+/**
+ * Work a resumption makes due for a block: the last arrival releases its barrier, the last
+ * exit retires it (and admits the next block). It runs from Machine::Impl::settle(), never
+ * from inside the resumption that caused it: done in place, a grid of a million one-thread
+ * blocks or a million barrier rounds nested one native stack frame chain per block or round
+ * and overflowed the stack (hardening issue, cases A and B). Work only ever becomes due at
+ * the end of a resumption, so running it afterwards keeps the order of the nested version.
+ */
+struct BlockWork {
+  enum class Kind : uint8_t { ReleaseBarrier, Retire };
+  Kind kind;
+  uint32_t block_slot;
 };
 
 struct ResidentBlock {
@@ -102,6 +123,7 @@ struct ResidentBlock {
   std::vector<uint32_t> thread_slots;
   uint32_t live = 0;    ///< threads not Done
   uint32_t arrived = 0; ///< threads at the barrier
+  uint32_t last_round_size = 0; ///< participants of its previous barrier release
   bool active = false;
 };
 
@@ -133,6 +155,10 @@ struct Machine::Impl {
    *  changes (see ThreadSnapshot). */
   std::vector<uint32_t> spinning;
   WarpRuntime warp_runtime; ///< warp operations and the lockstep scheduler (warp_schedule.h)
+  /** Barrier releases and block retirements that a thread's resumption made due, run by
+   *  settle() (see BlockWork). */
+  std::vector<BlockWork> block_work;
+  uint64_t barrier_rounds = 0; ///< barrier releases this execution (MachineOptions::max_barrier_rounds)
   std::vector<Word> observed_values;
   std::vector<uint8_t> observed_present;
   std::vector<ThreadId> observed_writer; ///< meaningful where observed_present is set
@@ -148,7 +174,11 @@ struct Machine::Impl {
   void admit_block(uint32_t block_slot, uint64_t linear_block);
   void start_thread(SimThread& thread);
   void resume(SimThread& thread);
+  /** resume(), then the block work it made due (settle). For callers outside settle(). */
+  void resume_and_settle(SimThread& thread);
   void after_resume(SimThread& thread);
+  /** Runs due block work until none is left (or the execution faults). */
+  void settle();
   void release_barrier(ResidentBlock& block);
   void retire_block(ResidentBlock& block);
   bool any_block_active() const;
@@ -166,7 +196,15 @@ struct Machine::Impl {
    *  no-op spin iteration. Call after_read_event once it is performed. */
   void before_read_event(SimThread& thread, EventKind kind, SourceRange range, Location location);
   void after_read_event(SimThread& thread, bool changed_memory);
-  void take_snapshot(SimThread& thread, SourceRange range, Location location);
+  void take_snapshot(const SimThread& thread, SourceRange range, Location location, ThreadSnapshot& into) const;
+  /** Ends the execution from scheduler context (not inside a thread's fiber, where fault()
+   *  throws instead); the first stop wins. */
+  void stop_execution(const SimThread& thread, SourceRange range, std::string message,
+                      ExecutionStatus status = ExecutionStatus::RuntimeError,
+                      RuntimeErrorKind kind = RuntimeErrorKind::Other);
+  /** Whether this release repeats the block's previous one with nothing changed, which makes
+   *  the block loop forever; stops the execution if so, or past max_barrier_rounds. */
+  bool barrier_loop_detected(ResidentBlock& block, const std::vector<ThreadRef>& participants);
   /** Arrives at a barrier and suspends until the block's barrier completes. */
   void arrive_at_barrier(SimThread& thread, SourceRange range);
   [[noreturn]] void fault(SimThread& thread, SourceRange range, std::string message,

@@ -75,17 +75,7 @@ std::optional<warp::ShuffleKind> shuffle_kind(Builtin op) {
 /** A runtime error found by the scheduler (not on a fiber): ends the execution. */
 void scheduler_fault(Machine::Impl& m, const SimThread& thread, SourceRange range, std::string message,
                      RuntimeErrorKind kind = RuntimeErrorKind::Other) {
-  if (m.execution_fault) return;
-  if (m.observing()) {
-    Event e;
-    e.kind = EventKind::Error;
-    e.thread = thread.ref.id;
-    e.range = range;
-    e.text = message;
-    m.emit(std::move(e));
-  }
-  m.execution_fault = ThreadFault{ExecutionStatus::RuntimeError, range, std::move(message), kind};
-  m.fault_thread = thread.ref.id;
+  m.stop_execution(thread, range, std::move(message), ExecutionStatus::RuntimeError, kind);
 }
 
 /** The participants drain and join views (__syncwarp; a lockstep step). */
@@ -274,6 +264,7 @@ Word perform_warp_builtin(Machine::Impl& m, SimThread& t, const Call& call, cons
   t.pending = PendingEvent{EventKind::Warp, call.range};
   t.status = ThreadStatus::AtWarp;
   t.local_steps = 0;
+  ++t.visible_events;
   t.scheduler = std::move(t.scheduler).resume();
   return w.result;
 }
@@ -321,7 +312,7 @@ void run_released_lanes(Machine::Impl& m) {
         released.clear();
         return;
       }
-      m.resume(m.threads[batch[i]]);
+      m.resume_and_settle(m.threads[batch[i]]);
     }
   }
 }
@@ -377,7 +368,7 @@ void step_warp(Machine::Impl& m, uint32_t index) {
   for (uint32_t slot : unit.lanes) {
     if (m.execution_fault) return;
     SimThread& t = m.threads[slot];
-    if (t.status == ThreadStatus::AtEvent) m.resume(t);
+    if (t.status == ThreadStatus::AtEvent) m.resume_and_settle(t);
   }
   run_released_lanes(m);
   if (m.execution_fault) return;

@@ -49,6 +49,8 @@ private:
   void check_function(FunctionDecl& function);
   void check_variable(VarDecl& var);
   void check_array_extent(VarDecl& var);
+  /** Local and shared arrays within what a GPU gives a thread and a block. */
+  void check_array_fits(VarDecl& var, SourceRange range);
   void check_variable_initializer(VarDecl& var);
   void add_memory_object(VarDecl& var);
   void declare(VarDecl& var);

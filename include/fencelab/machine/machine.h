@@ -43,6 +43,9 @@ struct MachineOptions {
   uint32_t resident_blocks = 0;
   /** Visible events one execution may perform before it is stopped (StepLimit). */
   uint64_t max_steps = 1'000'000;
+  /** Barrier releases one execution may perform (a loop of `__syncthreads()` whose counter
+   *  changes each round; one that changes nothing is recognised at its second round). */
+  uint64_t max_barrier_rounds = 10'000'000;
   /** Statements a thread may run without a visible event (an infinite local loop). */
   uint64_t max_local_steps = 50'000'000;
   /** `--warp its` (default) or `--warp lockstep`. */

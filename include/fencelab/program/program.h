@@ -45,6 +45,14 @@ struct Dim3 {
   friend bool operator==(const Dim3&, const Dim3&) = default;
 };
 
+/** Why `block` is not a launchable block shape, or "" (CUDA C++ Programming Guide,
+ *  "Technical Specifications per Compute Capability": x and y at most 1024, z at most 64,
+ *  1024 threads in all). */
+std::string block_shape_problem(const Dim3& block);
+/** Why `grid` is not a launchable grid shape, or "": x at most 2^31-1, y and z at most 65535
+ *  (same table), and at most 2^32-1 blocks in all, the most the simulator numbers. */
+std::string grid_shape_problem(const Dim3& grid);
+
 struct LaunchConfig {
   const FunctionDecl* kernel = nullptr;
   Dim3 grid, block;

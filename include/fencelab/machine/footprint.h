@@ -1,0 +1,68 @@
+// What a step touches, for partial-order reduction (DESIGN "Reduction").
+//
+// A *step* is everything the Machine does between two scheduling decisions: the chosen
+// thread's visible event and the private work after it, up to its next event, with whatever
+// that causes (a barrier released, a block retired and the next one admitted), or one drain of
+// a store buffer. Its *footprint* is the set of shared objects it read or wrote. Two steps are
+// dependent when they have the same actor, or touch a common object and one of them writes
+// it; independent steps commute, which is what lets the explorer skip orders.
+//
+// The model reports what its operations touch (histories, buffer lanes, views, fence views);
+// the Machine reports whose step it is and what only it knows (which threads a step enabled).
+#pragma once
+
+#include "fencelab/machine/location.h"
+
+#include <compare>
+#include <cstdint>
+
+namespace fencelab {
+
+enum class ObjectKind : uint8_t {
+  History,    ///< a location's history of stores (its memory)
+  BufferLane, ///< the stores one thread has buffered for one location (gpu) or at all (tso)
+  View,       ///< a thread's view (gpu): which history entries it may still read
+  FenceView,  ///< a scope instance's fence view (gpu): a block's, the device's, the system's
+  Thread,     ///< a thread's control: written by whatever enables it (a barrier release, a
+              ///< warp operation completing, a block admitted, a store waking a spinner)
+  Admission,  ///< which block becomes resident next
+  Observed,   ///< an observed local variable's recorded value
+};
+
+/** A shared object: its kind and up to 96 bits naming the instance (a thread slot, a location,
+ *  both for a buffer lane). Also names an actor: a thread (Thread, slot) or a buffer lane. */
+struct ObjectId {
+  ObjectKind kind = ObjectKind::History;
+  uint32_t owner = 0; ///< thread slot (BufferLane, View, Thread), block slot (FenceView), or 0
+  uint64_t key = 0;   ///< Location::key() (History, BufferLane under gpu), scope (FenceView), item
+  friend auto operator<=>(const ObjectId&, const ObjectId&) = default;
+
+  static ObjectId history(Location l) { return {ObjectKind::History, 0, l.key()}; }
+  static ObjectId lane(uint32_t slot, uint64_t lane_key) { return {ObjectKind::BufferLane, slot, lane_key}; }
+  static ObjectId view(uint32_t slot) { return {ObjectKind::View, slot, 0}; }
+  static ObjectId thread(uint32_t slot) { return {ObjectKind::Thread, slot, 0}; }
+};
+
+/** Who takes a step: a thread (ObjectId::thread) or a buffer lane (ObjectId::lane). */
+using ActorId = ObjectId;
+
+/** Receives what the current step touches. */
+class FootprintSink {
+public:
+  virtual ~FootprintSink() = default;
+  virtual void touch(const ObjectId& object, bool write) = 0;
+  /** The newest value of `location` may have changed (a store reached its history, or an
+   *  atomic changed it): threads spinning on it may now read something new. */
+  virtual void location_changed(Location location) = 0;
+};
+
+} // namespace fencelab
+
+template <>
+struct std::hash<fencelab::ObjectId> {
+  size_t operator()(const fencelab::ObjectId& o) const noexcept {
+    uint64_t h = o.key * 0x9e3779b97f4a7c15ull;
+    h ^= (uint64_t(o.owner) << 8 | uint64_t(o.kind)) + 0x632be59bd9b4e019ull + (h << 6) + (h >> 2);
+    return size_t(h);
+  }
+};

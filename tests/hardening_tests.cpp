@@ -1,0 +1,159 @@
+// Regression tests for the hardening issue's crashes: each holds the minimized input that
+// crashed, at ten times the size reported where the issue asks for it.
+#include "fencelab/machine/memory_model.h"
+#include "machine_helpers.h"
+
+#include <cstdio>
+#include <sys/wait.h>
+
+using namespace fencelab;
+using namespace fencelab::testing;
+
+namespace {
+
+/** Runs `text` once under `model` with random decisions and returns the execution's outcome. */
+OutcomeCount run_once(const std::string& text, const std::string& model_name = "gpu", MachineOptions options = {}) {
+  Kernel k = kernel_from_text(text, options);
+  auto model = create_model(model_name);
+  const ExplorationResult r = explore_random(*k.machine, *model, RandomOptions{1, 1});
+  REQUIRE(r.outcomes.size() == 1);
+  return r.outcomes.front();
+}
+
+struct ProcessResult {
+  int exit_code = -1; ///< -1 when it ended by a signal
+  std::string output;
+};
+
+ProcessResult shell(const std::string& command) {
+  ProcessResult result;
+  FILE* pipe = ::popen(("(" + command + ") 2>&1").c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  char buffer[4096];
+  size_t n;
+  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) result.output.append(buffer, n);
+  const int status = ::pclose(pipe);
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return result;
+}
+
+std::string write_kernel(const std::string& name, const std::string& text) {
+  const std::string path = "/tmp/fencelab_hardening_" + name + ".cu";
+  FILE* f = std::fopen(path.c_str(), "w");
+  REQUIRE(f != nullptr);
+  std::fputs(text.c_str(), f);
+  std::fclose(f);
+  return path;
+}
+
+} // namespace
+
+TEST_CASE("A: a grid of a million one-thread blocks runs (block admission does not recurse)",
+          "[hardening][grid]") {
+  // Crashed at 30,000 blocks: admit_block -> ... -> retire_block -> admit_block per block.
+  for (const char* model : {"sc", "tso", "gpu"}) {
+    INFO(model);
+    const OutcomeCount o = run_once("//@ launch grid=1000000 block=1\n__global__ void k() {}\n", model);
+    CHECK(o.outcome.status == ExecutionStatus::Completed);
+  }
+}
+
+TEST_CASE("A: a grid of 100,000 blocks of 32 threads runs and its last block writes", "[hardening][grid]") {
+  const OutcomeCount o = run_once(R"(
+//@ launch grid=100000 block=32
+__device__ int x;
+//@ observe x
+__global__ void k() { if (blockIdx.x == 99999 && threadIdx.x == 31) x = 7; }
+)");
+  CHECK(o.outcome.status == ExecutionStatus::Completed);
+  REQUIRE(o.outcome.values.size() == 1);
+  CHECK(o.outcome.values[0] == 7);
+}
+
+TEST_CASE("A: launch shapes past CUDA's limits are refused with a diagnostic", "[hardening][grid]") {
+  const auto too_many = compile_text("//@ launch grid=(2147483647,65535,65535) block=1\n__global__ void k() {}\n");
+  CHECK(too_many->program == nullptr);
+  CHECK(too_many->rendered().find("at most 4294967295 blocks") != std::string::npos);
+  const auto tall = compile_text("//@ launch grid=(1,70000) block=(1,1,65)\n__global__ void k() {}\n");
+  CHECK(tall->program == nullptr);
+  CHECK(tall->rendered().find("y and z dimensions are at most 65535") != std::string::npos);
+  CHECK(tall->rendered().find("at most 1024 x 1024 x 64 threads") != std::string::npos);
+}
+
+TEST_CASE("B: a million barrier rounds run (barrier release does not recurse)", "[hardening][barrier]") {
+  // Crashed after ~18,000 rounds: release_barrier -> resume -> after_resume -> release_barrier.
+  const OutcomeCount o = run_once(R"(
+//@ launch grid=1 block=2
+__device__ int x;
+//@ observe x
+__global__ void k() {
+  int i;
+  for (i = 0; i < 1000000; ++i) __syncthreads();
+  if (threadIdx.x == 1) x = i;
+}
+)");
+  CHECK(o.outcome.status == ExecutionStatus::Completed);
+  REQUIRE(o.outcome.values.size() == 1);
+  CHECK(o.outcome.values[0] == 1000000);
+}
+
+TEST_CASE("B: a barrier loop that changes nothing ends at once as an infinite loop", "[hardening][barrier]") {
+  for (const char* model : {"sc", "tso", "gpu"}) {
+    INFO(model);
+    const OutcomeCount o = run_once("__global__ void k() { while (1) __syncthreads(); }\n", model);
+    CHECK(o.outcome.status == ExecutionStatus::StepLimit);
+    CHECK(o.outcome.message.find("repeats __syncthreads at line 1 forever") != std::string::npos);
+  }
+}
+
+TEST_CASE("B: a barrier loop whose counter changes stops at the barrier-round limit", "[hardening][barrier]") {
+  MachineOptions options;
+  options.max_barrier_rounds = 5000;
+  const OutcomeCount o =
+      run_once("__global__ void k() { for (int i = 0;; ++i) __syncthreads(); }\n", "gpu", options);
+  CHECK(o.outcome.status == ExecutionStatus::StepLimit);
+  CHECK(o.outcome.message.find("stopped after 5000 barrier rounds (--max-barrier-rounds)") != std::string::npos);
+}
+
+TEST_CASE("C: running out of address space for fiber stacks ends the run with a message", "[hardening][memory]") {
+#if defined(FENCELAB_SANITIZED)
+  SUCCEED("AddressSanitizer reserves more address space than the limit this test sets");
+#else
+  // Aborted with std::bad_alloc thrown from StackPool::deallocate while fibers were reset.
+  const std::string kernel = write_kernel("c", "//@ launch grid=65535 block=4\n__global__ void k() { __syncwarp(0xf); }\n");
+  const ProcessResult r = shell("ulimit -v 4000000; " + std::string(FENCELAB_BINARY) + " run --runs 2 --seed 1 " + kernel);
+  INFO(r.output);
+  CHECK(r.exit_code == 1);
+  CHECK(r.output.find("cannot map a fiber stack") != std::string::npos);
+#endif
+}
+
+TEST_CASE("D: a local array larger than a thread's local memory is bad input", "[hardening][memory]") {
+  // Allocated 128 MB per simulated thread and aborted with std::bad_alloc inside a fiber.
+  const auto local = compile_text("//@ launch grid=1 block=64\n"
+                                  "__global__ void k() { int v[16777216]; v[threadIdx.x] = 1; }\n");
+  CHECK(local->program == nullptr);
+  CHECK(local->rendered().find("more than the 512 KB of local memory a thread may have") != std::string::npos);
+  const auto shared = compile_text("__shared__ int s[20000];\n__global__ void k() { s[0] = 1; }\n");
+  CHECK(shared->program == nullptr);
+  CHECK(shared->rendered().find("more than the 48 KB of static shared memory a block may have") != std::string::npos);
+}
+
+TEST_CASE("D: simulated threads that exhaust memory end the run with a message", "[hardening][memory]") {
+#if defined(FENCELAB_SANITIZED)
+  SUCCEED("AddressSanitizer reserves more address space than the limit this test sets");
+#else
+  // 16,384 resident threads each holding a 1 MB local array, under a 4 GB address-space limit.
+  const std::string kernel = write_kernel("d", R"(//@ launch grid=256 block=64
+__device__ int x;
+__global__ void k() { int v[131072]; v[threadIdx.x] = x; x = v[threadIdx.x]; }
+)");
+  const ProcessResult r =
+      shell("ulimit -v 4000000; " + std::string(FENCELAB_BINARY) + " run --runs 1 --seed 1 --stack-size 16384 " + kernel);
+  INFO(r.output);
+  CHECK(r.exit_code == 1);
+  const bool named = r.output.find("cannot map a fiber stack") != std::string::npos ||
+                     r.output.find("out of memory") != std::string::npos;
+  CHECK(named);
+#endif
+}
