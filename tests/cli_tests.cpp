@@ -86,6 +86,31 @@ TEST_CASE("bad input exits 2 with file:line:col and a caret", "[cli]") {
   CHECK(fencelab("replay " + kernel("fences/write_read_xy.cu") + " not-a-token").exit_code == 2);
 }
 
+TEST_CASE("a macro bomb and 10,000 errors on one line exit 2 with bounded output", "[cli][limits]") {
+  // Before: the bomb ran out of memory (exit 3, or minutes at 6 GB); the line printed 300 MB.
+  std::string bomb = "#define A x x x x x x x x x x x x x x x x\n";
+  for (char name = 'B'; name <= 'G'; ++name) {
+    bomb += std::string("#define ") + name;
+    for (int i = 0; i < 16; ++i) bomb += std::string(" ") + char(name - 1);
+    bomb += "\n";
+  }
+  const auto path = write_temp("bomb.cu", bomb + "__global__ void k() { int y = G; }\n");
+  const auto r = fencelab("run " + path);
+  CHECK(r.exit_code == 2);
+  CHECK(r.output.starts_with(path + ":8:31: error: macro expansion produces more than 1000000 tokens (limit of the "
+                                    "preprocessor); stopped expanding 'G' here\n"));
+  CHECK(r.output.size() < 1000);
+
+  std::string observe = "//@ launch grid=1 block=1\n//@ observe";
+  for (int i = 0; i < 10000; ++i) observe += " x";
+  const auto line = write_temp("long_line.cu", observe + "\n__device__ int x;\n__global__ void k() { x = 1; }\n");
+  const auto l = fencelab("run " + line);
+  CHECK(l.exit_code == 2);
+  CHECK(contains(l.output, line + ":2:15: error: 'x' is observed twice\n"));
+  CHECK(contains(l.output, line + ": 9949 more errors not shown (at most 50 errors are printed)\n"));
+  CHECK(l.output.size() < 100 * 1024);
+}
+
 TEST_CASE("run prints its seed and the same seed gives the same histogram", "[cli]") {
   const auto a = fencelab("run --runs 2000 --seed 11 " + kernel("fences/write_read_xy.cu"), false);
   const auto b = fencelab("run --runs 2000 --seed 11 " + kernel("fences/write_read_xy.cu"), false);

@@ -13,12 +13,16 @@ std::unique_ptr<Program> compile_program(std::shared_ptr<const SourceFile> sourc
   LexResult lexed = lex(*source, whole, diagnostics);
   Preprocessor preprocessor(diagnostics);
   std::vector<Token> tokens = preprocessor.run(lexed.tokens);
+  // Past the expansion limit the tokens are cut short: parsing them would only add errors
+  // about the cut to the one that explains it.
+  if (preprocessor.exhausted()) return nullptr;
   Parser parser(std::move(tokens), diagnostics);
   program->unit = parser.parse_translation_unit();
 
   Sema sema(*program, diagnostics);
   DirectiveReader directives(*program, sema, preprocessor, diagnostics);
   directives.read(lexed.directive_lines); // `template` values are needed by sema
+  if (preprocessor.exhausted()) return nullptr;
   sema.set_template_values(directives.template_values());
   sema.check_unit();
   directives.apply();

@@ -4,6 +4,7 @@
 #include "fencelab/checkers/report.h"
 
 #include <algorithm>
+#include <unordered_set>
 
 namespace fencelab {
 
@@ -41,24 +42,18 @@ const VarDecl* find_local(const Stmt& stmt, std::string_view name) {
 
 } // namespace
 
-std::string DirectiveReader::observed_labels() const {
-  std::string labels;
-  for (const ObservedItem& item : m_program.observed) labels += (labels.empty() ? "" : ", ") + item.label;
-  return labels.empty() ? "nothing" : labels;
-}
-
 std::optional<uint32_t> DirectiveReader::buffer_object(const std::string& name) const {
   for (const KernelArgument& argument : m_program.arguments)
     if (argument.buffer_object && argument.parameter->name == name) return argument.buffer_object;
   return std::nullopt;
 }
 
-void DirectiveReader::add_observed(ObservedItem item) {
+bool DirectiveReader::add_observed(ObservedItem item) {
   if (m_program.find_observed(item.label)) {
     m_diagnostics.error(item.range, "'" + item.label + "' is observed twice");
-    return;
+    return false;
   }
-  m_program.observed.push_back(std::move(item));
+  return m_program.add_observed(std::move(item));
 }
 
 void DirectiveReader::observe_object(uint32_t object_id, const std::string& name, uint32_t begin, uint32_t end,
@@ -72,7 +67,8 @@ void DirectiveReader::observe_object(uint32_t object_id, const std::string& name
     item.type = Type{object.element_type.scalar, object.element_type.pointer_depth};
     item.object_id = object_id;
     item.element_index = i;
-    add_observed(std::move(item));
+    // One error for the item as written: `observe buf buf` would otherwise give one per element.
+    if (!add_observed(std::move(item))) return;
   }
 }
 
@@ -153,6 +149,7 @@ void DirectiveReader::read_observe(Parser& parser) {
 // pattern: LABEL '=' value { LABEL '=' value }     LABEL: NAME [ '[' constant ']' ]
 bool DirectiveReader::read_pattern(Parser& parser, OutcomePattern& pattern) {
   const SourceRange start = parser.peek().range;
+  std::unordered_set<uint32_t> in_pattern; // item indexes, so a long pattern is not quadratic
   while (!parser.at_end() && !parser.at(TokenKind::Pipe)) {
     if (!parser.at(TokenKind::Identifier)) {
       parser.error(parser.peek().range, "expected an observed label such as 'X' or 'result[0]'");
@@ -168,15 +165,13 @@ bool DirectiveReader::read_pattern(Parser& parser, OutcomePattern& pattern) {
     const SourceRange label_range = SourceRange::join(name.range, parser.previous().range);
     const ObservedItem* item = m_program.find_observed(label);
     if (!item) {
-      parser.error(label_range, "'" + label + "' is not an observed item (observed: " + observed_labels() + ")");
+      parser.error(label_range, "'" + label + "' is not an observed item (observed: " + m_program.observed_labels() + ")");
       return false;
     }
     const uint32_t item_index = uint32_t(item - m_program.observed.data());
-    for (const auto& [previous, value] : pattern.items) {
-      if (previous == item_index) {
-        parser.error(label_range, "'" + label + "' appears twice in the pattern");
-        return false;
-      }
+    if (!in_pattern.insert(item_index).second) {
+      parser.error(label_range, "'" + label + "' appears twice in the pattern");
+      return false;
     }
     if (!parser.expect(TokenKind::Equal, "'=' after the label")) return false;
     std::optional<Word> value = value_constant(parser, item->type, "the value of '" + label + "'", true);

@@ -52,6 +52,7 @@ void DirectiveReader::read(const std::vector<SourceRange>& lines) {
     if (tokens.empty()) continue; // an empty `//@` line
     line.range.begin = tokens.front().range.begin;
     line.tokens = m_preprocessor.expand(tokens);
+    if (m_preprocessor.exhausted()) return; // reported; compile_program stops here
     Token end;
     end.kind = TokenKind::EndOfFile;
     end.range = {line.range.end, line.range.end};

@@ -1,6 +1,9 @@
 // The preprocessor (see frontend/preprocessor.h).
 #include "fencelab/frontend/preprocessor.h"
 
+#include <string>
+#include <unordered_set>
+
 namespace fencelab {
 
 std::vector<Token> Preprocessor::run(const std::vector<Token>& tokens) {
@@ -15,46 +18,73 @@ std::vector<Token> Preprocessor::run(const std::vector<Token>& tokens) {
       i = end;
       continue;
     }
-    if (active()) {
-      std::unordered_set<std::string> expanding;
-      expand_token(tokens[i], tokens[i].range, out, expanding);
-    }
+    if (active() && !expand_token(tokens[i], out)) break;
     ++i;
   }
-  for (const Conditional& open : m_conditionals)
-    m_diagnostics.error(open.range, "unterminated conditional directive (missing #endif)");
+  if (!m_exhausted) {
+    for (const Conditional& open : m_conditionals)
+      m_diagnostics.error(open.range, "unterminated conditional directive (missing #endif)");
+  }
   m_conditionals.clear();
   out.push_back(tokens.empty() ? Token{} : tokens.back());
   return out;
 }
 
-std::vector<Token> Preprocessor::expand(const std::vector<Token>& tokens) const {
+std::vector<Token> Preprocessor::expand(const std::vector<Token>& tokens) {
   std::vector<Token> out;
-  for (const Token& token : tokens) {
-    std::unordered_set<std::string> expanding;
-    expand_token(token, token.range, out, expanding);
-  }
+  for (const Token& token : tokens)
+    if (!expand_token(token, out)) break;
   return out;
 }
 
 // An identifier naming a macro not already being expanded is replaced by the macro's body,
-// itself expanded (C11 6.10.3.4: a macro's own name is not replaced again inside it).
-void Preprocessor::expand_token(const Token& token, SourceRange use, std::vector<Token>& out,
-                                std::unordered_set<std::string>& expanding) const {
-  if (token.kind == TokenKind::Identifier) {
-    std::string name(token.text);
-    auto it = m_macros.find(name);
-    if (it != m_macros.end() && !expanding.count(name)) {
-      expanding.insert(name);
-      for (const Token& body : it->second) expand_token(body, use, out, expanding);
-      expanding.erase(name);
-      return;
+// which is rescanned for more macro names (C11 6.10.3.4: a macro's own name is not replaced
+// again while its body is rescanned). Object-like macros only, so rescanning never reaches
+// past the body into the tokens that follow the use. Each expanded token takes the range of
+// the outermost use. The bodies being rescanned form an explicit stack, not a recursion: its
+// depth is at most the number of macros, each name being on it at most once.
+bool Preprocessor::expand_token(const Token& token, std::vector<Token>& out) {
+  struct Frame {
+    std::string_view name;     ///< the macro (a key of m_macros, stable while expanding)
+    const std::vector<Token>* body;
+    size_t next = 0;           ///< the next body token to rescan
+  };
+  const SourceRange use = token.range;
+  std::vector<Frame> stack;
+  std::unordered_set<std::string_view> expanding;
+  const Token* current = &token;
+  while (true) {
+    if (current) {
+      auto it = current->kind == TokenKind::Identifier ? m_macros.find(current->text) : m_macros.end();
+      if (it != m_macros.end() && !expanding.count(it->first)) {
+        expanding.insert(it->first);
+        stack.push_back({it->first, &it->second});
+      } else {
+        Token copy = *current;
+        copy.range = use;
+        copy.at_line_start = false;
+        out.push_back(copy);
+      }
     }
+    while (!stack.empty() && stack.back().next == stack.back().body->size()) {
+      expanding.erase(stack.back().name);
+      stack.pop_back();
+    }
+    if (stack.empty()) return true;
+    if (!take_expanded_token(use, stack.front().name)) return false;
+    Frame& top = stack.back();
+    current = &(*top.body)[top.next++];
   }
-  Token copy = token;
-  copy.range = use;
-  copy.at_line_start = false;
-  out.push_back(copy);
+}
+
+bool Preprocessor::take_expanded_token(SourceRange use, std::string_view macro) {
+  if (m_exhausted) return false;
+  if (++m_expanded_tokens <= kMaxExpandedTokens) return true;
+  m_exhausted = true;
+  m_diagnostics.error(use, "macro expansion produces more than " + std::to_string(kMaxExpandedTokens) +
+                               " tokens (limit of the preprocessor); stopped expanding '" +
+                               std::string(macro) + "' here");
+  return false;
 }
 
 // preprocessing-line: '#' name tokens... newline

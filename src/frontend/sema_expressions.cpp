@@ -59,12 +59,10 @@ void Sema::check_name(ExprPtr& expr) {
   auto& name = as<NameRef>(*expr);
   name.type = Type::of(ScalarType::Int);
   if (m_in_predicate) {
-    for (size_t i = 0; i < m_program.observed.size(); ++i) {
-      if (m_program.observed[i].label == name.name) {
-        name.observed_item = int32_t(i);
-        name.type = m_program.observed[i].type;
-        return;
-      }
+    if (const ObservedItem* item = m_program.find_observed(name.name)) {
+      name.observed_item = int32_t(item - m_program.observed.data());
+      name.type = item->type;
+      return;
     }
   }
   const Symbol* symbol = m_in_predicate ? nullptr : lookup(name.name);
@@ -89,9 +87,7 @@ void Sema::check_name(ExprPtr& expr) {
     name.constant = constant->second;
     name.type = constant->first;
   } else if (m_in_predicate) {
-    std::string labels;
-    for (const ObservedItem& item : m_program.observed) labels += (labels.empty() ? "" : ", ") + item.label;
-    error(name.range, "'" + name.name + "' is not an observed item (observed: " + labels + ")");
+    error(name.range, "'" + name.name + "' is not an observed item (observed: " + m_program.observed_labels() + ")");
     name.constant = 0;
   } else if (m_functions.count(name.name) || find_builtin(name.name)) {
     error(name.range, "function '" + name.name + "' used as a value (only calls are supported)");
@@ -333,13 +329,11 @@ void Sema::check_index(ExprPtr& expr) {
       return;
     }
     const std::string label = base + "[" + std::to_string(word_to_int(*value, index.index->type)) + "]";
-    for (size_t i = 0; i < m_program.observed.size(); ++i) {
-      if (m_program.observed[i].label == label) {
-        index.observed_item = int32_t(i);
-        index.type = m_program.observed[i].type;
-        index.base->type = Type::pointer_to(index.type);
-        return;
-      }
+    if (const ObservedItem* item = m_program.find_observed(label)) {
+      index.observed_item = int32_t(item - m_program.observed.data());
+      index.type = item->type;
+      index.base->type = Type::pointer_to(index.type);
+      return;
     }
     error(index.range, "'" + label + "' is not an observed item");
     return;

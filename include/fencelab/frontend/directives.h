@@ -21,7 +21,7 @@ struct DirectiveLine {
 
 class DirectiveReader {
 public:
-  DirectiveReader(Program& program, Sema& sema, const Preprocessor& preprocessor,
+  DirectiveReader(Program& program, Sema& sema, Preprocessor& preprocessor,
                   DiagnosticSink& diagnostics)
       : m_program(program), m_sema(sema), m_preprocessor(preprocessor), m_diagnostics(diagnostics) {}
 
@@ -56,10 +56,10 @@ private:
   void default_observed();
   void observe_object(uint32_t object_id, const std::string& name, uint32_t begin, uint32_t end,
                       SourceRange range);
-  void add_observed(ObservedItem item);
+  /** Observes `item`; reports a label observed twice and returns false. */
+  bool add_observed(ObservedItem item);
   void read_expect(Parser& parser, const DirectiveLine& line);
   bool read_pattern(Parser& parser, OutcomePattern& pattern);
-  std::string observed_labels() const;
 
   /** Finishes a directive: reports tokens left over. */
   void finish(Parser& parser);
@@ -67,7 +67,7 @@ private:
 
   Program& m_program;
   Sema& m_sema;
-  const Preprocessor& m_preprocessor;
+  Preprocessor& m_preprocessor;
   DiagnosticSink& m_diagnostics;
   std::vector<DirectiveLine> m_lines;
   std::vector<Pending> m_pending;

@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace fencelab {
@@ -121,10 +122,18 @@ struct Program {
   std::vector<MemoryObject> memory_objects;
   LaunchConfig launch;
   std::vector<KernelArgument> arguments; ///< one per kernel parameter, in order
-  std::vector<ObservedItem> observed;
+  std::vector<ObservedItem> observed; ///< appended by add_observed, which keeps the label index
   std::vector<Expectation> expectations;
 
+  /** Appends `item`, unless an item with its label is observed already (then false). */
+  bool add_observed(ObservedItem item);
+  /** The item labelled so, or null (constant time: a 16M-element buffer may be observed). */
   const ObservedItem* find_observed(std::string_view label) const;
+  /** The labels for a message: "X, Y", the first 16 and then how many more; "nothing". */
+  std::string observed_labels() const;
+
+private:
+  std::unordered_map<std::string, uint32_t> m_observed_by_label; ///< label -> index in observed
 };
 
 } // namespace fencelab

@@ -77,15 +77,22 @@ public:
   size_t error_count() const { return m_error_count; }
   const std::vector<Diagnostic>& diagnostics() const { return m_diagnostics; }
 
-  /** Prints every diagnostic as `file:line:col: severity: message`, the line and a caret. */
-  void print(std::ostream& out, const SourceFile& file) const;
+  /** Errors printed before the rest are summed up in one line (a broken 20 KB line may
+   *  give thousands). */
+  static constexpr size_t kMaxPrintedErrors = 50;
+
+  /** Prints each diagnostic as `file:line:col: severity: message`, the line and a caret; after
+   *  `max_errors` errors, one line `file: N more errors not shown (...)` instead of the rest. */
+  void print(std::ostream& out, const SourceFile& file, size_t max_errors = kMaxPrintedErrors) const;
 
 private:
   std::vector<Diagnostic> m_diagnostics;
   size_t m_error_count = 0;
 };
 
-/** Renders one diagnostic (shared by the front end and the runtime reports). */
+/** Renders one diagnostic (shared by the front end and the runtime reports). A source line
+ *  longer than 120 bytes is shown as 120 bytes around the caret, "..." marking the cuts; a
+ *  message longer than 1,000 bytes is cut the same way. */
 std::string render_diagnostic(const Diagnostic& diagnostic, const SourceFile& file);
 
 } // namespace fencelab
