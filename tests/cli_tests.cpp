@@ -1,8 +1,15 @@
 // The command line as a user meets it: exit codes, diagnostics, JSON, replay.
 #include <catch2/catch.hpp>
+#include <chrono>
+#include <csignal>
 #include <cstdio>
+#include <fcntl.h>
+#include <pty.h>
 #include <string>
 #include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+#include <vector>
 
 namespace {
 
@@ -39,6 +46,69 @@ std::string write_temp(const std::string& name, const std::string& text) {
 }
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+/** The argv of `fencelab ARGUMENTS...` for exec. */
+std::vector<char*> argv_of(std::vector<std::string>& arguments) {
+  std::vector<char*> argv{const_cast<char*>(FENCELAB_BINARY)};
+  for (std::string& a : arguments) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  return argv;
+}
+
+std::string read_all(int fd) {
+  std::string out;
+  char buffer[4096];
+  ssize_t n;
+  while ((n = ::read(fd, buffer, sizeof buffer)) > 0) out.append(buffer, size_t(n));
+  return out;
+}
+
+/** Runs fencelab (stdout and stderr into one pipe) and sends it `signal` after `delay`, as
+ *  Ctrl-C (SIGINT) or `timeout` (SIGTERM) would. */
+ProcessResult fencelab_signalled(std::vector<std::string> arguments, int signal, std::chrono::milliseconds delay) {
+  int fds[2];
+  REQUIRE(::pipe(fds) == 0);
+  std::vector<char*> argv = argv_of(arguments);
+  const pid_t pid = ::fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    ::dup2(fds[1], STDOUT_FILENO);
+    ::dup2(fds[1], STDERR_FILENO);
+    ::close(fds[0]);
+    ::execv(argv[0], argv.data());
+    ::_exit(127);
+  }
+  ::close(fds[1]);
+  std::this_thread::sleep_for(delay);
+  ::kill(pid, signal);
+  ProcessResult result;
+  result.output = read_all(fds[0]);
+  ::close(fds[0]);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return result;
+}
+
+/** What fencelab writes to stderr when stderr is a terminal (a pseudo-terminal here); stdout
+ *  goes to /dev/null. */
+std::string stderr_on_terminal(std::vector<std::string> arguments) {
+  int master = -1;
+  std::vector<char*> argv = argv_of(arguments);
+  const pid_t pid = ::forkpty(&master, nullptr, nullptr, nullptr);
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    const int null = ::open("/dev/null", O_WRONLY);
+    ::dup2(null, STDOUT_FILENO);
+    ::execv(argv[0], argv.data());
+    ::_exit(127);
+  }
+  const std::string out = read_all(master); // ends with EIO once the child has exited
+  ::close(master);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  return out;
+}
 
 /** The witness token `explore --json` gives for the outcome printed as `text`. */
 std::string witness_for(const std::string& file, const std::string& text, const std::string& model = "gpu") {
@@ -186,4 +256,197 @@ TEST_CASE("run and explore print the checkers' findings; --no-check turns them o
 
   const auto json = fencelab("run --model sc --runs 50 --seed 1 --json " + kernel("races/race_condition_demo.cu"), false);
   CHECK(json.output.find("\"diagnostics\":[{\"kind\":\"data-race\",\"severity\":\"error\"") != std::string::npos);
+}
+
+// --- Ending a search early: --time-limit, Ctrl-C, SIGTERM (issue 11) -------------------------
+
+namespace {
+
+/** A kernel whose exhaustive search takes minutes: the searches below end only when stopped. */
+std::string long_search() { return kernel("reductions/block_reduction_optimized.cu"); }
+
+const char* kNoExecutionLimit = "--max-executions 1000000000";
+
+} // namespace
+
+TEST_CASE("--time-limit ends explore, run and check with the partial report", "[cli][control]") {
+  const auto start = std::chrono::steady_clock::now();
+  const auto explored = fencelab("explore --time-limit 1 " + std::string(kNoExecutionLimit) + " " + long_search());
+  CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(10));
+  INFO(explored.output);
+  CHECK(explored.exit_code == 0); // as for any search cut short: the expectations are unproven
+  CHECK(contains(explored.output, "(search not complete, stopped: time limit of 1 s reached (--time-limit); not "
+                                  "every execution was explored"));
+  CHECK(contains(explored.output, "output[0]=10 output[1]=18"));
+  CHECK(contains(explored.output, "unproven line 23: expect tso,gpu: always"));
+
+  const auto run = fencelab("run --runs 1000000000 --seed 5 --time-limit 1 " + long_search());
+  CHECK(run.exit_code == 0);
+  CHECK(contains(run.output, "random executions (seed 5; stopped: time limit of 1 s reached (--time-limit))"));
+
+  const auto checked = fencelab("check --time-limit 1 " + std::string(kNoExecutionLimit) + " " + long_search());
+  CHECK(checked.exit_code == 0);
+  CHECK(contains(checked.output, "; exhaustive search, not complete (stopped: time limit of 1 s reached "
+                                 "(--time-limit)): "));
+  CHECK(contains(checked.output, "no reports"));
+
+  const auto json = fencelab("explore --json --time-limit 0.5 " + std::string(kNoExecutionLimit) + " " + long_search());
+  CHECK(contains(json.output, R"x("complete":false,"stopped_because":"time limit of 0.5 s reached (--time-limit)")x"));
+
+  for (const char* bad : {"0", "-1", "soon"})
+    CHECK(fencelab("explore --time-limit " + std::string(bad) + " " + long_search()).exit_code == 2);
+}
+
+TEST_CASE("Ctrl-C and SIGTERM end a search with the report so far", "[cli][control]") {
+  using namespace std::chrono_literals;
+  const auto interrupted = fencelab_signalled({"explore", "--model", "sc,gpu", "--max-executions", "1000000000",
+                                               long_search()},
+                                              SIGINT, 1000ms);
+  INFO(interrupted.output);
+  CHECK(interrupted.exit_code == 0);
+  CHECK(contains(interrupted.output, "  sc: "));
+  CHECK(contains(interrupted.output, " executions (cut short, stopped: interrupted)"));
+  // A Ctrl-C stops the search running and every later one of the command.
+  CHECK(contains(interrupted.output, "  gpu: 0 executions (cut short, stopped: interrupted)"));
+  CHECK(contains(interrupted.output, "output[0]=10 output[1]=18"));
+  CHECK(contains(interrupted.output, "expectations under sc:"));
+
+  const auto terminated =
+      fencelab_signalled({"explore", "--max-executions", "1000000000", long_search()}, SIGTERM, 1000ms);
+  CHECK(terminated.exit_code == 0);
+  CHECK(contains(terminated.output, "(search not complete, stopped: interrupted (SIGTERM); "));
+  CHECK(contains(terminated.output, "output[0]=10 output[1]=18"));
+
+  const auto checked =
+      fencelab_signalled({"check", "--max-executions", "1000000000", long_search()}, SIGINT, 1000ms);
+  CHECK(checked.exit_code == 0);
+  CHECK(contains(checked.output, "; exhaustive search, not complete (stopped: interrupted): "));
+  CHECK(contains(checked.output, "summary: 0 errors, 0 warnings"));
+}
+
+TEST_CASE("the progress line shows on a terminal only, refreshed in place and erased", "[cli][progress]") {
+  const std::string shown =
+      stderr_on_terminal({"explore", "--time-limit", "1.7", "--max-executions", "1000000000", long_search()});
+  INFO(shown);
+  CHECK(contains(shown, "\rexplore under gpu: "));
+  CHECK(contains(shown, " executions, "));
+  CHECK(contains(shown, "/s, depth "));
+  // Not before a second has passed, then at most four times a second: 1.0, 1.25, 1.5 s.
+  size_t lines = 0;
+  for (size_t at = shown.find("executions, "); at != std::string::npos; at = shown.find("executions, ", at + 1))
+    ++lines;
+  CHECK(lines >= 2);
+  CHECK(lines <= 4);
+  REQUIRE(!shown.empty());
+  CHECK(shown.back() == '\r'); // erased: blanks over the line, back to its start
+  CHECK(shown.find('\n') == std::string::npos);
+
+  CHECK(stderr_on_terminal({"explore", "--quiet", "--time-limit", "1.5", long_search()}).empty());
+  const auto piped = fencelab("explore --time-limit 1.5 " + long_search()); // stderr into a pipe
+  CHECK(piped.output.find('\r') == std::string::npos);
+}
+
+// --- Launch shape from the command line: --grid, --block (issue 11) ---------------------------
+
+namespace {
+
+const char* kCounter = R"(//@ launch grid=1 block=2
+//@ observe count
+__device__ int count = 0;
+__global__ void k() { atomicAdd(&count, 1); }
+)";
+
+/** The value of `"key":"..."` of the last outcome in a JSON report. */
+std::string last_witness(const std::string& json) {
+  const std::string key = "\"witness\":\"";
+  const size_t begin = json.rfind(key) + key.size();
+  return json.substr(begin, json.find('"', begin) - begin);
+}
+
+} // namespace
+
+TEST_CASE("--grid and --block replace //@ launch's shape, and the reports say so", "[cli][shape]") {
+  const auto path = write_temp("counter.cu", kCounter);
+  const auto as_written = fencelab("explore --model sc " + path);
+  CHECK(contains(as_written.output, "kernel k, grid (1,1,1) block (2,1,1)\n"));
+  CHECK(contains(as_written.output, "count=2 "));
+
+  const auto scaled = fencelab("explore --model sc --grid 3 --block 2 " + path);
+  INFO(scaled.output);
+  CHECK(scaled.exit_code == 0);
+  CHECK(contains(scaled.output, "kernel k, grid (3,1,1) block (2,1,1) (from --grid --block)\n"));
+  CHECK(contains(scaled.output, "count=6 "));
+  CHECK(contains(fencelab("run --model sc --runs 5 --block 1,2,3 " + path).output, "count=6 "));
+  CHECK(contains(fencelab("explore --model sc --block 2,2 " + path).output, "grid (1,1,1) block (2,2,1) (from --block)"));
+
+  const auto json = fencelab("explore --json --model sc --grid 2 " + path, false);
+  CHECK(contains(json.output, R"("grid":[2,1,1],"block":[2,1,1],"shape_overrides":["--grid"])"));
+  CHECK(contains(fencelab("explore --json --model sc " + path, false).output, R"("shape_overrides":[])"));
+
+  const auto checked = fencelab("check --grid 2 " + path);
+  CHECK(contains(checked.output, "under gpu, grid (2,1,1) block (2,1,1) (from --grid); exhaustive search, complete: all "));
+
+  // A witness found under --grid replays under the same --grid, and is refused without it.
+  const std::string token = last_witness(json.output);
+  const auto replayed = fencelab("replay --grid 2 " + path + " " + token);
+  CHECK(replayed.exit_code == 0);
+  CHECK(contains(replayed.output, "count=4"));
+  CHECK(contains(fencelab("replay --trace --grid 2 " + path + " " + token).output,
+                 "of " + path + ", grid (2,1,1) block (2,1,1) (from --grid)"));
+  CHECK(fencelab("replay " + path + " " + token).exit_code == 2);
+
+  // The CUDA backend launches the shape given.
+  CHECK(contains(fencelab("gpu --emit-cuda --block 2 " + kernel("litmus/sb_inter.cu")).output,
+                 "__c.bdim = dim3(2u, 1u, 1u);"));
+}
+
+TEST_CASE("a bad --grid or --block is a usage error (exit 2) in every command", "[cli][shape]") {
+  const auto path = write_temp("counter.cu", kCounter);
+  for (const char* command : {"run", "explore", "check", "gpu", "compare", "replay", "explain"}) {
+    const std::string token = std::string(command) == "replay" || std::string(command) == "explain" ? " sc:0" : "";
+    const auto r = fencelab(std::string(command) + " --grid 0 " + path + token);
+    INFO(command << ": " << r.output);
+    CHECK(r.exit_code == 2);
+    CHECK(contains(r.output, "--grid: '0' is not a launch shape: give X or X,Y,Z, each a whole number from 1 to "
+                             "2147483647"));
+  }
+  for (const char* bad : {"x", "2,", "1,2,3,4", ",1", "1.5", "4294967297"}) {
+    INFO(bad);
+    CHECK(fencelab("explore --block '" + std::string(bad) + "' " + path).exit_code == 2);
+  }
+  const auto too_big = fencelab("explore --block 33,33 " + path);
+  CHECK(too_big.exit_code == 2);
+  CHECK(contains(too_big.output, "--block: a block has at most 1024 threads, not 1089 (33,33)"));
+}
+
+// --- Which search a verdict rests on: check and compare (issue 11) ---------------------------
+
+TEST_CASE("check says which search it used", "[cli][check]") {
+  const auto exhaustive = fencelab("check " + kernel("fences/write_read_xy.cu"));
+  CHECK(contains(exhaustive.output, "grid (1,1,1) block (2,1,1); exhaustive search, complete: all 80 executions\n"));
+
+  const auto sampled = fencelab("check --max-executions 100 --runs 50 " + long_search());
+  CHECK(contains(sampled.output, "; random search: 50 executions (seed 1), as the exhaustive search was cut short "
+                                 "at 100 executions (--max-executions)\n"));
+  const auto json = fencelab("check --json --max-executions 100 --runs 50 " + long_search(), false);
+  CHECK(contains(json.output, R"("mode":"random","seed":1,"complete":false,"exhaustive_cut_short_at":100)"));
+}
+
+TEST_CASE("compare: only a complete search says the gpu model forbids (skips without a GPU)", "[cli][compare]") {
+  // One execution of the gpu model's search reaches one outcome; the GPU shows more. (The
+  // verdicts themselves are tested without a GPU in explore_tests.cpp, "model_verdict".)
+  const auto cut = fencelab("compare --max-executions 1 --launches 4 " + kernel("litmus/mp_inter.cu"));
+  INFO(cut.output);
+  if (cut.exit_code == 2 && (contains(cut.output, "no CUDA") || contains(cut.output, "without the CUDA backend"))) {
+    WARN("skipped: no GPU here");
+    return;
+  }
+  CHECK(cut.exit_code == 0);
+  CHECK(contains(cut.output, "gpu: 1 executions (search cut short: --max-executions;"));
+  CHECK(contains(cut.output, "not reached (search cut short)"));
+  CHECK_FALSE(contains(cut.output, "forbids:"));
+  CHECK_FALSE(contains(cut.output, "<- gpu model forbids"));
+  const auto full = fencelab("compare --launches 4 " + kernel("litmus/mp_inter.cu"));
+  CHECK(contains(full.output, "gpu: 80 executions (exhaustive, complete)"));
+  CHECK_FALSE(contains(full.output, "not reached"));
 }

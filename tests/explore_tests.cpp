@@ -1,6 +1,8 @@
 // The explorers on the sc model: exact outcome sets and execution counts, witnesses that
 // replay, seeded determinism, and random results inside exhaustive ones.
+#include "fencelab/explore/search_control.h"
 #include "fencelab/machine/memory_model.h"
+#include "fencelab/report/model_verdict.h"
 #include "machine_helpers.h"
 
 #include <map>
@@ -137,4 +139,71 @@ TEST_CASE("replay tokens round-trip", "[replay]") {
   CHECK_FALSE(ReplayToken::decode("sc:0[1]", error));
   CHECK_FALSE(ReplayToken::decode("sc:0[3", error));
   CHECK_FALSE(ReplayToken::decode("sc:0!", error));
+}
+
+TEST_CASE("a SearchControl's time limit ends both explorers with the partial result", "[explore][control]") {
+  Kernel k = kernel_from_file(catalogue_path("reductions/block_reduction_optimized.cu"));
+  auto model = create_model("sc");
+  std::vector<SearchProgress> seen;
+  SearchControl::Options options;
+  options.time_limit_seconds = 0.2;
+  options.progress = [&seen](const SearchProgress& p) { seen.push_back(p); };
+  options.progress_delay = 0.05;
+  options.progress_interval = 0.02;
+  SearchControl control(options);
+
+  control.start_search();
+  const ExplorationResult exhaustive =
+      explore_exhaustive(*k.machine, *model, ExhaustiveOptions{100'000'000, nullptr, &control});
+  control.end_search();
+  CHECK_FALSE(exhaustive.complete);
+  CHECK(exhaustive.stopped_because == "time limit of 0.2 s reached (--time-limit)");
+  CHECK(exhaustive.executions > 0);
+  CHECK(exhaustive.seconds < 2.0);
+  REQUIRE(exhaustive.outcomes.size() == 1); // what it found so far, with counts and a witness
+  CHECK(exhaustive.outcomes[0].executions == exhaustive.executions);
+  // Progress: after the delay, at most once an interval, counting up, with the search depth.
+  REQUIRE(seen.size() >= 2);
+  CHECK(seen.size() <= 10);
+  CHECK(seen.front().seconds >= 0.05);
+  CHECK(seen.back().executions > seen.front().executions);
+  CHECK(seen.back().depth > 0);
+
+  control.start_search(); // the clock starts again for the next search
+  const ExplorationResult random = explore_random(*k.machine, *model, RandomOptions{100'000'000, 1, 0.5, nullptr, &control});
+  control.end_search();
+  CHECK(random.stopped_because == "time limit of 0.2 s reached (--time-limit)");
+  CHECK(random.executions > 0);
+  CHECK(random.executions < 100'000'000);
+}
+
+TEST_CASE("a SearchControl that never fires changes nothing", "[explore][control]") {
+  Kernel k = kernel_from_text(kWriteReadXY);
+  auto model = create_model("sc");
+  SearchControl control(SearchControl::Options{});
+  control.start_search();
+  const ExplorationResult r = explore_exhaustive(*k.machine, *model, ExhaustiveOptions{1000, nullptr, &control});
+  control.end_search();
+  CHECK(r.complete);
+  CHECK(r.executions == 6);
+  CHECK(r.stopped_because.empty());
+}
+
+TEST_CASE("model_verdict: only a complete exhaustive search forbids; one cut short did not reach", "[explore][compare]") {
+  ExplorationResult result;
+  result.mode = ExplorationMode::Exhaustive;
+  Outcome reached, other;
+  reached.values = {2};
+  other.values = {3};
+  result.outcomes.push_back(OutcomeCount{reached, 1, {}, std::nullopt});
+  result.complete = true;
+  CHECK(model_verdict(result, reached) == ModelVerdict::Allowed);
+  CHECK(model_verdict(result, other) == ModelVerdict::Forbidden);
+  result.complete = false; // cut short: by --max-executions, --time-limit or Ctrl-C
+  CHECK(model_verdict(result, other) == ModelVerdict::NotReached);
+  CHECK(std::string(model_verdict_name(ModelVerdict::NotReached)) == "not reached");
+  result.mode = ExplorationMode::Random;
+  result.complete = true; // never true for random searches; a random search proves nothing absent
+  CHECK(model_verdict(result, other) == ModelVerdict::NotReached);
+
 }

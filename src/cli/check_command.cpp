@@ -1,6 +1,7 @@
 // `fencelab check FILE`: every checker on; exhaustive exploration when the search is small,
 // random executions within a budget otherwise; each distinct report once with its witness.
 #include "commands.h"
+#include "search_session.h"
 
 #include "fencelab/checkers/checkers.h"
 #include "fencelab/explore/expectations.h"
@@ -15,18 +16,23 @@ namespace {
 struct CheckOptions {
   CommonOptions common;
   CheckBudget budget;
+  SearchCommandOptions search;
 };
 
 int execute(const CheckOptions& options) {
   if (!check_models(options.common.models)) return kBadInput;
-  const auto program = load_program(options.common.file);
+  const auto program = load_program(options.common.file, options.common.shape);
   if (program == nullptr) return kBadInput;
   Machine machine(*program, options.common.machine);
   Checkers checkers(*program);
+  SearchSession session(options.search);
+  CheckBudget budget = options.budget;
+  budget.control = session.control();
   int exit_code = kSuccess;
   for (const std::string& model_name : options.common.models) {
     const auto model = create_model(model_name);
-    const ExplorationResult result = explore_checked(machine, *model, checkers, options.budget);
+    const ExplorationResult result =
+        session.run("check under " + model_name, [&] { return explore_checked(machine, *model, checkers, budget); });
     if (options.common.json) print_exploration_json(std::cout, *program, result, check_expectations(*program, result),
                                                     ReportOptions{options.common.stats, "check"});
     else {
@@ -52,6 +58,7 @@ void add_check_command(CLI::App& app, int& exit_code) {
                       "explore exhaustively when the search has at most this many executions");
   command->add_option("--runs", options->budget.runs, "otherwise, this many random executions");
   command->add_option("--seed", options->budget.seed, "seed for the random executions");
+  add_search_options(*command, options->search);
   command->callback([options, &exit_code] { exit_code = execute(*options); });
 }
 

@@ -19,6 +19,18 @@ enum ExitCode : int {
   kInternalError = 3,  ///< a bug in fencelab
 };
 
+/** `--grid` and `--block`: the launch shape instead of the `//@ launch` directive's (each
+ *  `X` or `X,Y,Z`; empty: the directive's). */
+struct LaunchShapeOptions {
+  std::string grid, block;
+};
+
+/** Adds --grid and --block; a bad value is a usage error (exit kBadInput). */
+void add_launch_shape_options(CLI::App& command, LaunchShapeOptions& options);
+
+/** Applies --grid/--block to a compiled Program; prints why not and returns false. */
+bool apply_launch_shape(Program& program, const LaunchShapeOptions& options);
+
 /** Options every simulating subcommand takes. */
 struct CommonOptions {
   std::string file;
@@ -26,12 +38,14 @@ struct CommonOptions {
   bool json = false;
   bool stats = false;
   MachineOptions machine;
+  LaunchShapeOptions shape;
 };
 
 void add_common_options(CLI::App& command, CommonOptions& options);
 
-/** Compiles the file, printing diagnostics; null on failure (exit kBadInput). */
-std::unique_ptr<Program> load_program(const std::string& path);
+/** Compiles the file, printing diagnostics, and applies --grid/--block; null on failure
+ *  (exit kBadInput). */
+std::unique_ptr<Program> load_program(const std::string& path, const LaunchShapeOptions& shape);
 
 /** Checks that every requested model exists here; prints why not and returns false. */
 bool check_models(const std::vector<std::string>& models);

@@ -31,9 +31,10 @@ void add_common_options(CLI::App& command, CommonOptions& options) {
                    "(pre-Volta SIMT)")
       ->transform(CLI::CheckedTransformer(
           std::map<std::string, WarpMode>{{"its", WarpMode::Its}, {"lockstep", WarpMode::Lockstep}}));
+  add_launch_shape_options(command, options.shape);
 }
 
-std::unique_ptr<Program> load_program(const std::string& path) {
+std::unique_ptr<Program> load_program(const std::string& path, const LaunchShapeOptions& shape) {
   SourceFile file("", "");
   std::string error;
   if (!SourceFile::read(path, file, error)) {
@@ -44,6 +45,7 @@ std::unique_ptr<Program> load_program(const std::string& path) {
   const auto source = std::make_shared<const SourceFile>(std::move(file));
   auto program = compile_program(source, diagnostics);
   diagnostics.print(std::cerr, *source);
+  if (program != nullptr && !apply_launch_shape(*program, shape)) return nullptr;
   return program;
 }
 

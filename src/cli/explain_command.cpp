@@ -33,7 +33,7 @@ int execute(const ExplainOptions& options) {
     return kBadInput;
   }
   if (!check_models({model_name})) return kBadInput;
-  const auto program = load_program(options.common.file);
+  const auto program = load_program(options.common.file, options.common.shape);
   if (program == nullptr) return kBadInput;
   Machine machine(*program, machine_options);
   const auto model = create_model(model_name);

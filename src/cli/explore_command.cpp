@@ -1,6 +1,7 @@
 // `fencelab run` (random schedules, outcome histogram) and `fencelab explore` (every
 // execution). Both check the file's expectations for each model they ran.
 #include "commands.h"
+#include "search_session.h"
 
 #include "fencelab/checkers/checkers.h"
 #include "fencelab/explore/expectations.h"
@@ -22,11 +23,12 @@ struct ExploreCommandOptions {
   bool seed_given = false;
   ExhaustiveOptions exhaustive;
   bool no_check = false; ///< --no-check: run without the checkers (faster)
+  SearchCommandOptions search;
 };
 
 int execute(const ExploreCommandOptions& options, ExplorationMode mode) {
   if (!check_models(options.common.models)) return kBadInput;
-  const auto program = load_program(options.common.file);
+  const auto program = load_program(options.common.file, options.common.shape);
   if (program == nullptr) return kBadInput;
   Machine machine(*program, options.common.machine);
   // The checkers watch every execution unless --no-check (DESIGN "Diagnostics").
@@ -35,16 +37,21 @@ int execute(const ExploreCommandOptions& options, ExplorationMode mode) {
   Checkers* const watching = checkers ? &*checkers : nullptr;
   int exit_code = kSuccess;
   const ReportOptions report{options.common.stats, mode == ExplorationMode::Random ? "run" : "explore"};
+  SearchSession session(options.search);
   std::vector<ModelRun> runs;
   for (const std::string& model_name : options.common.models) {
     const auto model = create_model(model_name);
     ModelRun run;
     RandomOptions random = options.random;
     random.checkers = watching;
+    random.control = session.control();
     ExhaustiveOptions exhaustive = options.exhaustive;
     exhaustive.checkers = watching;
-    run.result = mode == ExplorationMode::Random ? explore_random(machine, *model, random)
-                                                 : explore_exhaustive(machine, *model, exhaustive);
+    exhaustive.control = session.control();
+    run.result = session.run(report.command + " under " + model_name, [&] {
+      return mode == ExplorationMode::Random ? explore_random(machine, *model, random)
+                                             : explore_exhaustive(machine, *model, exhaustive);
+    });
     run.expectations = check_expectations(*program, run.result);
     const ExplorationResult& result = run.result;
     const auto& expectations = run.expectations;
@@ -94,6 +101,7 @@ void add_run_command(CLI::App& app, int& exit_code) {
   command->add_flag("--no-check", options->no_check, "run without the checkers (races, barriers, deadlocks): faster");
   command->add_option("--seed", options->random.seed, "generator seed (printed; default: random)")
       ->each([options](const std::string&) { options->seed_given = true; });
+  add_search_options(*command, options->search);
   command->callback([options, &exit_code] {
     if (!options->seed_given) options->random.seed = std::random_device{}() | (uint64_t(std::random_device{}()) << 32);
     exit_code = execute(*options, ExplorationMode::Random);
@@ -108,6 +116,7 @@ void add_explore_command(CLI::App& app, int& exit_code) {
                       "stop after this many executions (the report says the search was cut short)")
       ->check(CLI::PositiveNumber);
   command->add_flag("--no-check", options->no_check, "explore without the checkers (races, barriers, deadlocks): faster");
+  add_search_options(*command, options->search);
   command->callback([options, &exit_code] { exit_code = execute(*options, ExplorationMode::Exhaustive); });
 }
 

@@ -3,6 +3,7 @@
 #include "gpu_common.h"
 
 #include "fencelab/cuda/codegen.h"
+#include "fencelab/program/launch_shape.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -27,6 +28,7 @@ void add_gpu_options(CLI::App& command, GpuCommandOptions& options) {
   command.add_option("--watchdog", options.gpu.watchdog_seconds, "seconds a launch may run before it counts as a hang")
       ->check(CLI::Range(0.1, 3600.0));
   command.add_flag("--emit-cuda", options.emit_cuda, "print the generated CUDA source and exit (needs no GPU)");
+  add_launch_shape_options(command, options.shape);
 }
 
 bool use_litmus(const Program& program, const GpuCommandOptions& options) {
@@ -55,14 +57,12 @@ std::optional<cuda::GpuResult> run_gpu_or_report(const Program& program, const G
 
 namespace {
 
-std::string dim3(const Dim3& d) { return fmt::format("({},{},{})", d.x, d.y, d.z); }
-
 int execute(const GpuCommandOptions& options) {
   if (options.force_litmus && options.force_plain) {
     fmt::print(stderr, "fencelab: error: --litmus and --plain exclude each other\n");
     return kBadInput;
   }
-  const auto program = load_program(options.file);
+  const auto program = load_program(options.file, options.shape);
   if (program == nullptr) return kBadInput;
   const bool litmus = use_litmus(*program, options);
   if (options.emit_cuda) {
@@ -80,8 +80,8 @@ int execute(const GpuCommandOptions& options) {
   const auto result = run_gpu_or_report(*program, options, exit_code);
   if (!result) return exit_code;
   const LaunchConfig& launch = program->launch;
-  fmt::print("{}: gpu on {}, kernel {}, grid {} block {}\n", program->source->path(), result->device,
-             launch.kernel->name, dim3(launch.grid), dim3(launch.block));
+  fmt::print("{}: gpu on {}, kernel {}, {}\n", program->source->path(), result->device, launch.kernel->name,
+             describe_launch_shape(launch));
   const double rate = double(result->executions) / std::max(result->seconds, 1e-9);
   if (result->litmus)
     fmt::print("litmus mode: {} instances in {} launches of {} (stress {} blocks) in {:.2f} s, {:.0f} instances/s, "

@@ -32,7 +32,7 @@ int execute(ReplayOptions& options) {
     return kBadInput;
   }
   if (!check_models({model_name})) return kBadInput;
-  const auto program = load_program(options.common.file);
+  const auto program = load_program(options.common.file, options.common.shape);
   if (program == nullptr) return kBadInput;
   Machine machine(*program, options.common.machine);
   const auto model = create_model(model_name);

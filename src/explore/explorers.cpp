@@ -2,6 +2,7 @@
 // collecting outcomes. Every execution's decisions are recorded, so every outcome has a
 // witness token that `replay` reproduces exactly.
 #include "fencelab/explore/exploration.h"
+#include "fencelab/explore/search_control.h"
 
 #include <algorithm>
 #include <chrono>
@@ -156,6 +157,7 @@ ExplorationResult explore_random(Machine& machine, MemoryModel& model, const Ran
   OutcomeTable table;
   RandomChoices choices(options.seed, options.bias);
   for (uint64_t run = 0; run < options.runs; ++run) {
+    if (options.control && options.control->should_stop(result, choices.taken().size())) break;
     choices.taken().clear();
     const ExecutionResult execution = machine.run(model, choices, options.checkers);
     // An execution that asked no decision is the only one there is: every further run would
@@ -184,6 +186,7 @@ ExplorationResult explore_exhaustive(Machine& machine, MemoryModel& model,
   DepthFirstChoices choices;
   bool more = true;
   while (more && result.executions < options.max_executions) {
+    if (options.control && options.control->should_stop(result, choices.taken().size())) break;
     choices.start_execution();
     const ExecutionResult execution = machine.run(model, choices, options.checkers);
     table.add(execution, choices.taken(), result.model);
@@ -221,10 +224,14 @@ std::optional<ExecutionResult> replay(Machine& machine, MemoryModel& model, cons
 }
 
 ExplorationResult explore_checked(Machine& machine, MemoryModel& model, Checkers& checkers, const CheckBudget& budget) {
-  ExplorationResult result = explore_exhaustive(machine, model, ExhaustiveOptions{budget.max_executions, &checkers});
-  if (result.complete) return result;
+  ExplorationResult result =
+      explore_exhaustive(machine, model, ExhaustiveOptions{budget.max_executions, &checkers, budget.control});
+  if (result.complete || !result.stopped_because.empty()) return result;
   // Too many executions to visit all: sample instead, with the same checkers.
-  return explore_random(machine, model, RandomOptions{budget.runs, budget.seed, 0.5, &checkers});
+  ExplorationResult sampled =
+      explore_random(machine, model, RandomOptions{budget.runs, budget.seed, 0.5, &checkers, budget.control});
+  sampled.exhaustive_cut_short_at = result.executions;
+  return sampled;
 }
 
 } // namespace fencelab

@@ -3,6 +3,8 @@
 // addresses or timings, so golden files of it stay stable.
 #include "fencelab/report/report.h"
 
+#include "fencelab/program/launch_shape.h"
+
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 #include <fmt/ranges.h>
@@ -42,6 +44,22 @@ void print_report(std::ostream& out, const Program& program, const ReportCount& 
              counted.report.witness.encode());
 }
 
+/** Which search `check` used and how far it got: exhaustive and complete, exhaustive but
+ *  stopped, or random after the exhaustive search was cut short. */
+std::string check_search_line(const ExplorationResult& result) {
+  const std::string stopped = result.stopped_because.empty() ? "" : "stopped: " + result.stopped_because;
+  if (result.mode == ExplorationMode::Exhaustive)
+    return result.complete ? fmt::format("exhaustive search, complete: all {} executions", result.executions)
+                           : fmt::format("exhaustive search, not complete ({}): {} executions",
+                                         stopped.empty() ? "cut short" : stopped, result.executions);
+  std::string line = fmt::format("random search: {} executions (seed {}{})", result.executions, result.seed,
+                                 stopped.empty() ? "" : "; " + stopped);
+  if (result.exhaustive_cut_short_at > 0)
+    line += fmt::format(", as the exhaustive search was cut short at {} executions (--max-executions)",
+                        result.exhaustive_cut_short_at);
+  return line;
+}
+
 } // namespace
 
 void print_diagnostics_brief(std::ostream& out, const Program& program, const ExplorationResult& result,
@@ -64,13 +82,8 @@ void print_diagnostics_brief(std::ostream& out, const Program& program, const Ex
 }
 
 void print_check_text(std::ostream& out, const Program& program, const ExplorationResult& result) {
-  std::string how;
-  if (result.mode == ExplorationMode::Exhaustive)
-    how = result.complete ? fmt::format("all {} executions (exhaustive)", result.executions)
-                          : fmt::format("{} executions (search cut short)", result.executions);
-  else
-    how = fmt::format("{} random executions (seed {})", result.executions, result.seed);
-  fmt::print(out, "fencelab check: {} under {}, {}\n\n", program.source->path(), result.model, how);
+  fmt::print(out, "fencelab check: {} under {}, {}; {}\n\n", program.source->path(), result.model,
+             describe_launch_shape(program.launch), check_search_line(result));
   std::map<std::string, size_t> by_kind;
   size_t errors = 0, warnings = 0;
   for (const ReportCount& r : result.reports) {

@@ -1,6 +1,8 @@
 // The side-by-side table of `explore --model sc,tso,gpu`.
 #include "fencelab/report/report.h"
 
+#include "fencelab/program/launch_shape.h"
+
 #include <algorithm>
 #include <fmt/format.h>
 #include <fmt/ostream.h>
@@ -10,11 +12,11 @@ namespace fencelab {
 
 namespace {
 
-std::string dim3(const Dim3& d) { return fmt::format("({},{},{})", d.x, d.y, d.z); }
-
 std::string search_summary(const ExplorationResult& r) {
-  if (r.mode == ExplorationMode::Random) return fmt::format("{} random executions", r.executions);
-  return fmt::format("{} executions{}", r.executions, r.complete ? " (exhaustive)" : " (cut short)");
+  const bool random = r.mode == ExplorationMode::Random;
+  std::string notes = random ? "" : r.complete ? "exhaustive" : "cut short";
+  if (!r.stopped_because.empty()) notes += (notes.empty() ? "stopped: " : ", stopped: ") + r.stopped_because;
+  return fmt::format("{}{} executions{}", r.executions, random ? " random" : "", notes.empty() ? "" : " (" + notes + ")");
 }
 
 /** What a model's column says for an outcome it did not reach. */
@@ -29,8 +31,8 @@ void print_comparison_text(std::ostream& out, const Program& program, const std:
   const LaunchConfig& launch = program.launch;
   std::string names;
   for (const ModelRun& run : runs) names += (names.empty() ? "" : ", ") + run.result.model;
-  fmt::print(out, "{}: {} under {}, kernel {}, grid {} block {}\n", program.source->path(), options.command,
-             names, launch.kernel->name, dim3(launch.grid), dim3(launch.block));
+  fmt::print(out, "{}: {} under {}, kernel {}, {}\n", program.source->path(), options.command, names,
+             launch.kernel->name, describe_launch_shape(launch));
   for (const ModelRun& run : runs) fmt::print(out, "  {}: {}\n", run.result.model, search_summary(run.result));
   out << '\n';
 

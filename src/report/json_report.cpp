@@ -30,6 +30,10 @@ void write_header(JsonWriter& json, const Program& program, const std::string& c
   write_dim3(json, program.launch.grid);
   json.key("block");
   write_dim3(json, program.launch.block);
+  json.key("shape_overrides").begin_array(); // the options that replaced //@ launch's shape
+  if (program.launch.grid_overridden) json.value("--grid");
+  if (program.launch.block_overridden) json.value("--block");
+  json.end_array();
   json.key("observed").begin_array();
   for (const ObservedItem& item : program.observed) json.value(item.label);
   json.end_array();
@@ -94,6 +98,8 @@ void print_exploration_json(std::ostream& out, const Program& program, const Exp
   json.key("mode").value(result.mode == ExplorationMode::Random ? "random" : "exhaustive");
   if (result.mode == ExplorationMode::Random) json.key("seed").value(result.seed);
   json.key("complete").value(result.mode == ExplorationMode::Exhaustive && result.complete);
+  if (!result.stopped_because.empty()) json.key("stopped_because").value(result.stopped_because);
+  if (result.exhaustive_cut_short_at > 0) json.key("exhaustive_cut_short_at").value(result.exhaustive_cut_short_at);
   json.key("executions").value(result.executions);
   json.key("events").value(result.events);
   json.key("outcomes").begin_array();

@@ -1,6 +1,8 @@
 // Human-readable reports: outcome tables, expectation verdicts, step-by-step traces.
 #include "fencelab/report/report.h"
 
+#include "fencelab/program/launch_shape.h"
+
 #include <algorithm>
 #include <fmt/format.h>
 #include <fmt/ostream.h>
@@ -20,15 +22,18 @@ RunStats RunStats::of(const ExplorationResult& result) {
 
 namespace {
 
-std::string dim3(const Dim3& d) { return fmt::format("({},{},{})", d.x, d.y, d.z); }
-
 std::string search_summary(const ExplorationResult& r) {
   if (r.mode == ExplorationMode::Random)
-    return fmt::format("{} random executions (seed {})", r.executions, r.seed);
+    return r.stopped_because.empty()
+               ? fmt::format("{} random executions (seed {})", r.executions, r.seed)
+               : fmt::format("{} random executions (seed {}; stopped: {})", r.executions, r.seed, r.stopped_because);
   if (r.complete) return fmt::format("{} executions (exhaustive)", r.executions);
-  return fmt::format("{} executions (search cut short by --max-executions: not every execution was "
-                     "explored, so absent outcomes are not proven unreachable)",
-                     r.executions);
+  // A search is cut short by --max-executions unless a SearchControl says what stopped it.
+  const std::string why = r.stopped_because.empty() ? "cut short by --max-executions:"
+                                                    : "not complete, stopped: " + r.stopped_because + ";";
+  return fmt::format("{} executions (search {} not every execution was explored, so absent outcomes are "
+                     "not proven unreachable)",
+                     r.executions, why);
 }
 
 } // namespace
@@ -49,8 +54,8 @@ void print_exploration_text(std::ostream& out, const Program& program, const Exp
                             const std::vector<ExpectationResult>& expectations,
                             const ReportOptions& options) {
   const LaunchConfig& launch = program.launch;
-  fmt::print(out, "{}: {} under {}, kernel {}, grid {} block {}\n", program.source->path(),
-             options.command, result.model, launch.kernel->name, dim3(launch.grid), dim3(launch.block));
+  fmt::print(out, "{}: {} under {}, kernel {}, {}\n", program.source->path(), options.command, result.model,
+             launch.kernel->name, describe_launch_shape(launch));
   fmt::print(out, "{}, {} distinct outcome{}\n\n", search_summary(result), result.outcomes.size(),
              result.outcomes.size() == 1 ? "" : "s");
 
@@ -86,7 +91,7 @@ void print_exploration_text(std::ostream& out, const Program& program, const Exp
 void print_trace_text(std::ostream& out, const Program& program, const std::string& token,
                       const std::vector<Event>& events, const ExecutionResult& execution) {
   const SourceFile& file = *program.source;
-  fmt::print(out, "replay {} of {}\n\n", token, file.path());
+  fmt::print(out, "replay {} of {}, {}\n\n", token, file.path(), describe_launch_shape(program.launch));
   fmt::print(out, "  {:>4}  {:<9} {:>5}  {}\n", "step", "thread", "line", "event");
   uint64_t step = 0;
   for (const Event& e : events) {

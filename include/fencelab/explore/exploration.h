@@ -13,6 +13,8 @@
 
 namespace fencelab {
 
+class SearchControl; // search_control.h
+
 /** One distinct outcome: how often it was reached and the first execution that reached it. */
 struct OutcomeCount {
   Outcome outcome;
@@ -40,6 +42,12 @@ struct ExplorationResult {
   std::vector<OutcomeCount> outcomes; ///< sorted by outcome
   std::vector<ReportCount> reports;   ///< checker reports, in order first found (with checkers)
   bool checked = false;               ///< whether checkers ran
+  /** Why a SearchControl ended the search before its end ("interrupted", "time limit of 10 s
+   *  reached (--time-limit)"); empty when it ran to its end or to --max-executions. */
+  std::string stopped_because;
+  /** `check` only, random mode: the exhaustive search it replaced was cut short at this many
+   *  executions (its --max-executions), so these random executions were run instead. */
+  uint64_t exhaustive_cut_short_at = 0;
 };
 
 struct RandomOptions {
@@ -49,11 +57,13 @@ struct RandomOptions {
    *  decision has one; otherwise every option is equally likely. 0 is uniform. */
   double bias = 0.5;
   Checkers* checkers = nullptr; ///< when set, every execution is checked
+  SearchControl* control = nullptr; ///< when set, may stop the search early (time limit, Ctrl-C)
 };
 
 struct ExhaustiveOptions {
   uint64_t max_executions = 100'000;
   Checkers* checkers = nullptr; ///< when set, every execution is checked
+  SearchControl* control = nullptr; ///< when set, may stop the search early (time limit, Ctrl-C)
 };
 
 /** `runs` executions with decisions drawn from a generator seeded with `seed`. */
@@ -64,11 +74,12 @@ ExplorationResult explore_exhaustive(Machine& machine, MemoryModel& model,
                                      const ExhaustiveOptions& options);
 
 /** How `fencelab check` searches: every execution when there are at most `max_executions`,
- *  otherwise `runs` random ones from `seed`. */
+ *  otherwise `runs` random ones from `seed`. A search stopped by `control` is not replaced. */
 struct CheckBudget {
   uint64_t max_executions = 20'000;
   uint64_t runs = 2'000;
   uint64_t seed = 1;
+  SearchControl* control = nullptr;
 };
 
 /** Explores with `checkers` on every execution, within `budget` (what `fencelab check` does). */

@@ -61,6 +61,9 @@ struct LaunchConfig {
    *  default; `--resident-blocks` overrides both). */
   uint32_t resident_blocks = 0;
   SourceRange range; ///< the `//@ launch` directive (or the kernel, when defaulted)
+  /** Set when --grid or --block replaced the directive's shape (program/launch_shape.h);
+   *  witness tokens then replay only with the same options. */
+  bool grid_overridden = false, block_overridden = false;
   /** Template arguments given with `//@ template`, in the kernel's parameter order. */
   std::vector<std::pair<std::string, int64_t>> template_args;
 };

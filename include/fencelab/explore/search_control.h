@@ -1,0 +1,66 @@
+// Ending a search early, and watching it run: a time limit (--time-limit), a stop requested by
+// a signal (Ctrl-C's SIGINT, `timeout`'s SIGTERM) and a progress callback (the command line's
+// progress line). The explorers ask `should_stop` once per execution; a stopped search returns
+// what it found so far, marked as stopped, and its report says why.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+
+namespace fencelab {
+
+struct ExplorationResult;
+
+/** Where a running search stands, for a progress display. */
+struct SearchProgress {
+  uint64_t executions = 0;
+  double seconds = 0;  ///< since the search started
+  /** Decisions in the explorer's current sequence: random, the last execution's; exhaustive,
+   *  the prefix it re-runs next (where the depth-first search branches now). */
+  size_t depth = 0;
+};
+
+class SearchControl {
+public:
+  struct Options {
+    double time_limit_seconds = 0; ///< each search stops after this long; 0: no limit
+    bool handle_signals = false;   ///< SIGINT and SIGTERM stop the search instead of the process
+    /** Called from `should_stop` at most every `progress_interval` once a search has run
+     *  `progress_delay`; null: no progress. */
+    std::function<void(const SearchProgress&)> progress;
+    double progress_delay = 1.0;
+    double progress_interval = 0.25;
+  };
+
+  explicit SearchControl(Options options);
+  ~SearchControl();
+  SearchControl(const SearchControl&) = delete;
+  SearchControl& operator=(const SearchControl&) = delete;
+
+  /** Starts one search: its time limit and progress delay count from now, and (with
+   *  handle_signals) SIGINT and SIGTERM now stop it. A signal stops every later search too. */
+  void start_search();
+  /** Ends the search: the signals' previous handlers come back, so a Ctrl-C outside a search
+   *  (while a report prints, or a GPU runs) ends the process as usual. */
+  void end_search();
+
+  /** The explorers' check, before each execution (`depth`: SearchProgress::depth). True when
+   *  the search must end now; `result.stopped_because` then says why. Reads the clock each
+   *  call: tens of nanoseconds against an execution's microseconds (no measurable difference
+   *  on write_read_xy at 1.3 us an execution). */
+  bool should_stop(ExplorationResult& result, size_t depth);
+
+private:
+  using Clock = std::chrono::steady_clock;
+
+  Options m_options;
+  Clock::time_point m_start;
+  Clock::time_point m_last_progress;
+  bool m_progress_shown = false;
+  bool m_handlers_installed = false;
+};
+
+} // namespace fencelab

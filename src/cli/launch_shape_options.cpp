@@ -1,0 +1,51 @@
+// --grid and --block: the launch shape from the command line (program/launch_shape.h).
+#include "commands.h"
+
+#include "fencelab/program/launch_shape.h"
+
+#include <fmt/format.h>
+
+namespace fencelab::cli {
+
+namespace {
+
+/** CLI11 validator: an empty string when `text` is a valid shape, else why not. */
+CLI::Validator launch_dim_validator(bool for_block) {
+  return CLI::Validator(
+      [for_block](std::string& text) {
+        std::string error;
+        return parse_launch_dim(text, for_block, error) ? std::string() : error;
+      },
+      "X|X,Y,Z");
+}
+
+/** The option's shape, or nothing when it was not given. */
+std::optional<Dim3> given_dim(const std::string& text, bool for_block, const char* option, bool& ok) {
+  if (text.empty()) return std::nullopt;
+  std::string error;
+  std::optional<Dim3> dim = parse_launch_dim(text, for_block, error);
+  if (!dim) {
+    fmt::print(stderr, "fencelab: error: {}: {}\n", option, error);
+    ok = false;
+  }
+  return dim;
+}
+
+} // namespace
+
+void add_launch_shape_options(CLI::App& command, LaunchShapeOptions& options) {
+  command.add_option("--grid", options.grid, "launch this many blocks instead of //@ launch's grid (X or X,Y,Z)")
+      ->check(launch_dim_validator(false));
+  command.add_option("--block", options.block, "threads per block instead of //@ launch's block (X or X,Y,Z)")
+      ->check(launch_dim_validator(true));
+}
+
+bool apply_launch_shape(Program& program, const LaunchShapeOptions& options) {
+  bool ok = true;
+  const std::optional<Dim3> grid = given_dim(options.grid, false, "--grid", ok);
+  const std::optional<Dim3> block = given_dim(options.block, true, "--block", ok);
+  if (ok) override_launch_shape(program, grid, block);
+  return ok;
+}
+
+} // namespace fencelab::cli

@@ -1,0 +1,63 @@
+// The searches of one command under the user's control: --time-limit, Ctrl-C (SIGINT) and
+// SIGTERM end a search with the report so far; a progress line on stderr shows a long one.
+#pragma once
+
+#include "fencelab/explore/exploration.h"
+#include "fencelab/explore/search_control.h"
+
+#include <CLI/CLI.hpp>
+#include <string>
+
+namespace fencelab::cli {
+
+/** The options of every command that searches (run, explore, check, compare). */
+struct SearchCommandOptions {
+  double time_limit = 0; ///< seconds per search; 0: none
+  bool quiet = false;    ///< no progress line
+};
+
+void add_search_options(CLI::App& command, SearchCommandOptions& options);
+
+/**
+ * `\r`-refreshed status line on stderr: "explore under gpu: 123456 executions, 45678/s,
+ * depth 37". Shown only when stderr is a terminal and not --quiet; erased before the report.
+ */
+class ProgressLine {
+public:
+  explicit ProgressLine(bool enabled) : m_enabled(enabled) {}
+  void set_label(std::string label) { m_label = std::move(label); }
+  void show(const SearchProgress& progress);
+  /** Clears the line (if one was shown) so the report starts on a clean line. */
+  void erase();
+
+private:
+  bool m_enabled;
+  std::string m_label;
+  size_t m_shown_width = 0; ///< characters on the line now
+};
+
+/** A SearchControl for one command, with the progress line it feeds. */
+class SearchSession {
+public:
+  explicit SearchSession(const SearchCommandOptions& options);
+  SearchControl* control() { return &m_control; }
+
+  /** Runs one search (`search()` returns its result); `label` names it on the progress line.
+   *  The time limit counts from here, and the progress line is gone when this returns. */
+  template <class Search>
+  ExplorationResult run(const std::string& label, Search&& search) {
+    begin(label);
+    ExplorationResult result = search();
+    end();
+    return result;
+  }
+
+private:
+  void begin(const std::string& label);
+  void end();
+
+  ProgressLine m_line;
+  SearchControl m_control;
+};
+
+} // namespace fencelab::cli

@@ -1,0 +1,89 @@
+// SearchControl: time limit, signal-requested stop, progress (search_control.h).
+#include "fencelab/explore/search_control.h"
+
+#include "fencelab/explore/exploration.h"
+
+#include <csignal>
+#include <fmt/format.h>
+#include <signal.h>
+
+namespace fencelab {
+
+namespace {
+
+/** The signal that asked the searches to stop; only ever set, never cleared (a Ctrl-C stops the
+ *  search running and every later one of the same command). */
+volatile std::sig_atomic_t g_stop_signal = 0;
+
+/** The handlers SIGINT and SIGTERM had before start_search, restored by end_search. */
+struct sigaction g_previous_int, g_previous_term;
+
+extern "C" void on_stop_signal(int signal) { g_stop_signal = signal; }
+
+/** SA_RESETHAND: a second Ctrl-C, while the first is being honoured, ends the process as usual. */
+void install_handlers() {
+  struct sigaction action{};
+  action.sa_handler = on_stop_signal;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = SA_RESETHAND | SA_RESTART;
+  sigaction(SIGINT, &action, &g_previous_int);
+  sigaction(SIGTERM, &action, &g_previous_term);
+}
+
+void restore_handlers() {
+  sigaction(SIGINT, &g_previous_int, nullptr);
+  sigaction(SIGTERM, &g_previous_term, nullptr);
+}
+
+std::string signal_reason(int signal) { return signal == SIGINT ? "interrupted" : "interrupted (SIGTERM)"; }
+
+double seconds_between(std::chrono::steady_clock::time_point start, std::chrono::steady_clock::time_point end) {
+  return std::chrono::duration<double>(end - start).count();
+}
+
+} // namespace
+
+SearchControl::SearchControl(Options options)
+    : m_options(std::move(options)), m_start(Clock::now()), m_last_progress(m_start) {}
+
+SearchControl::~SearchControl() {
+  if (m_handlers_installed) restore_handlers();
+}
+
+void SearchControl::start_search() {
+  m_start = m_last_progress = Clock::now();
+  m_progress_shown = false;
+  if (m_options.handle_signals && !m_handlers_installed) {
+    install_handlers();
+    m_handlers_installed = true;
+  }
+}
+
+void SearchControl::end_search() {
+  if (!m_handlers_installed) return;
+  restore_handlers();
+  m_handlers_installed = false;
+}
+
+bool SearchControl::should_stop(ExplorationResult& result, size_t depth) {
+  if (g_stop_signal != 0) {
+    result.stopped_because = signal_reason(g_stop_signal);
+    return true;
+  }
+  const Clock::time_point now = Clock::now();
+  const double elapsed = seconds_between(m_start, now);
+  if (m_options.time_limit_seconds > 0 && elapsed >= m_options.time_limit_seconds) {
+    result.stopped_because = fmt::format("time limit of {:g} s reached (--time-limit)", m_options.time_limit_seconds);
+    return true;
+  }
+  // Progress: not for short searches, and a few times a second at most.
+  if (m_options.progress && elapsed >= m_options.progress_delay &&
+      (!m_progress_shown || seconds_between(m_last_progress, now) >= m_options.progress_interval)) {
+    m_options.progress(SearchProgress{result.executions, elapsed, depth});
+    m_last_progress = now;
+    m_progress_shown = true;
+  }
+  return false;
+}
+
+} // namespace fencelab
