@@ -1,6 +1,7 @@
 // The subcommands of `fencelab`, each in its own file, sharing the options below.
 #pragma once
 
+#include "fencelab/explore/exploration.h"
 #include "fencelab/machine/machine.h"
 #include "fencelab/program/program.h"
 
@@ -42,6 +43,9 @@ struct CommonOptions {
 };
 
 void add_common_options(CLI::App& command, CommonOptions& options);
+
+/** `--reduction none|dpor` for the commands that explore exhaustively. */
+void add_reduction_option(CLI::App& command, Reduction& reduction);
 
 /** Compiles the file, printing diagnostics, and applies --grid/--block; null on failure
  *  (exit kBadInput). */

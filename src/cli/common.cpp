@@ -34,6 +34,15 @@ void add_common_options(CLI::App& command, CommonOptions& options) {
   add_launch_shape_options(command, options.shape);
 }
 
+void add_reduction_option(CLI::App& command, Reduction& reduction) {
+  command
+      .add_option("--reduction", reduction,
+                  "exhaustive search: dpor (partial-order reduction, default) or none (every decision "
+                  "sequence, the reference)")
+      ->transform(CLI::CheckedTransformer(
+          std::map<std::string, Reduction>{{"dpor", Reduction::Dpor}, {"none", Reduction::None}}));
+}
+
 std::unique_ptr<Program> load_program(const std::string& path, const LaunchShapeOptions& shape) {
   SourceFile file("", "");
   std::string error;

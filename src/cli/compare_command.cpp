@@ -133,6 +133,7 @@ void add_compare_command(CLI::App& app, int& exit_code) {
   command->add_option("--max-executions", options->exhaustive.max_executions,
                       "stop each exploration after this many executions")
       ->check(CLI::PositiveNumber);
+  add_reduction_option(*command, options->exhaustive.reduction);
   add_search_options(*command, options->search);
   command->callback([options, &exit_code] { exit_code = execute(*options); });
 }

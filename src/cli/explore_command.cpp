@@ -116,6 +116,7 @@ void add_explore_command(CLI::App& app, int& exit_code) {
                       "stop after this many executions (the report says the search was cut short)")
       ->check(CLI::PositiveNumber);
   command->add_flag("--no-check", options->no_check, "explore without the checkers (races, barriers, deadlocks): faster");
+  add_reduction_option(*command, options->exhaustive.reduction);
   add_search_options(*command, options->search);
   command->callback([options, &exit_code] { exit_code = execute(*options, ExplorationMode::Exhaustive); });
 }

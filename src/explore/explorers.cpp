@@ -2,6 +2,8 @@
 // collecting outcomes. Every execution's decisions are recorded, so every outcome has a
 // witness token that `replay` reproduces exactly.
 #include "fencelab/explore/exploration.h"
+
+#include "dpor.h"
 #include "fencelab/explore/search_control.h"
 
 #include <algorithm>
@@ -176,13 +178,11 @@ ExplorationResult explore_random(Machine& machine, MemoryModel& model, const Ran
   return result;
 }
 
-ExplorationResult explore_exhaustive(Machine& machine, MemoryModel& model,
-                                     const ExhaustiveOptions& options) {
-  const auto start = std::chrono::steady_clock::now();
-  ExplorationResult result;
-  result.mode = ExplorationMode::Exhaustive;
-  result.model = mode_name(model.name(), machine.options().warp); // "gpu", "gpu.lockstep"
-  OutcomeTable table;
+namespace {
+
+/** The plain depth-first search: every distinct decision sequence. */
+void explore_every_sequence(Machine& machine, MemoryModel& model, const ExhaustiveOptions& options,
+                            OutcomeTable& table, ExplorationResult& result) {
   DepthFirstChoices choices;
   bool more = true;
   while (more && result.executions < options.max_executions) {
@@ -196,6 +196,47 @@ ExplorationResult explore_exhaustive(Machine& machine, MemoryModel& model,
     more = choices.advance();
   }
   result.complete = !more;
+}
+
+/** Source-DPOR (dpor.h): one execution per class of equivalent orders, and a few abandoned
+ *  part-way; the budget counts both. */
+void explore_with_dpor(Machine& machine, MemoryModel& model, const ExhaustiveOptions& options,
+                       OutcomeTable& table, ExplorationResult& result) {
+  DporChoices choices;
+  bool more = true;
+  while (more && result.executions + result.abandoned < options.max_executions) {
+    if (options.control && options.control->should_stop(result, choices.taken().size())) break;
+    choices.start_execution();
+    const ExecutionResult execution = machine.run(model, choices, options.checkers);
+    choices.finish_execution(execution);
+    if (choices.abandoned()) {
+      if (options.checkers) options.checkers->take_reports(); // a repeat of explored executions
+      ++result.abandoned;
+    } else {
+      table.add(execution, choices.taken(), result.model);
+      if (options.checkers) table.add_reports(options.checkers->take_reports(), choices.taken(), result.model);
+      result.events += execution.events;
+      ++result.executions;
+    }
+    more = choices.advance();
+  }
+  result.complete = !more;
+}
+
+} // namespace
+
+ExplorationResult explore_exhaustive(Machine& machine, MemoryModel& model,
+                                     const ExhaustiveOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  ExplorationResult result;
+  result.mode = ExplorationMode::Exhaustive;
+  result.model = mode_name(model.name(), machine.options().warp); // "gpu", "gpu.lockstep"
+  OutcomeTable table;
+  // Lockstep schedules warps, whose steps the reduction does not describe: searched in full.
+  const bool dpor = options.reduction == Reduction::Dpor && machine.options().warp != WarpMode::Lockstep;
+  result.reduction = dpor ? "dpor" : "none";
+  if (dpor) explore_with_dpor(machine, model, options, table, result);
+  else explore_every_sequence(machine, model, options, table, result);
   result.outcomes = table.take();
   result.reports = table.take_reports();
   result.checked = options.checkers != nullptr;
@@ -225,7 +266,7 @@ std::optional<ExecutionResult> replay(Machine& machine, MemoryModel& model, cons
 
 ExplorationResult explore_checked(Machine& machine, MemoryModel& model, Checkers& checkers, const CheckBudget& budget) {
   ExplorationResult result =
-      explore_exhaustive(machine, model, ExhaustiveOptions{budget.max_executions, &checkers, budget.control});
+      explore_exhaustive(machine, model, ExhaustiveOptions{budget.max_executions, &checkers, budget.control, budget.reduction});
   if (result.complete || !result.stopped_because.empty()) return result;
   // Too many executions to visit all: sample instead, with the same checkers.
   ExplorationResult sampled =

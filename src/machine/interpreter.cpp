@@ -414,6 +414,7 @@ void Machine::Impl::record_observed_local(SimThread& thread, const VarDecl& vari
             fmt::format("observed local '{}' is assigned by more than one thread ({} and {}); "
                         "observe a local only in code that one thread runs",
                         variable.name, observed_writer[item].to_string(), thread.ref.id.to_string()));
+    touch(ObjectId{ObjectKind::Observed, 0, item}, true);
     observed_values[item] = convert_word(value, variable.type, program.observed[item].type);
     observed_present[item] = 1;
     observed_writer[item] = thread.ref.id;

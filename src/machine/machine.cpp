@@ -94,7 +94,7 @@ ExecutionResult Machine::Impl::run(MemoryModel& the_model, ChoiceSource& the_cho
   observer = the_observer;
   events = 0;
   sequence = 0;
-  memory_epoch = 0;
+  location_epochs.clear();
   ready.clear();
   spinning.clear();
   warp_runtime = WarpRuntime{};
@@ -113,6 +113,8 @@ ExecutionResult Machine::Impl::run(MemoryModel& the_model, ChoiceSource& the_cho
   model->set_location_describer([this](Location l, const Word* value) {
     return value ? layout.describe_value(l, *value) : layout.describe(l);
   });
+  recording_footprints = choices->records_footprints() && options.warp != WarpMode::Lockstep;
+  model->set_footprint_sink(this);
   model->begin_execution(*choices);
   for (uint32_t id = 0; id < layout.object_count(); ++id)
     if (program.memory_objects[id].space != MemorySpace::Shared)
@@ -127,13 +129,7 @@ ExecutionResult Machine::Impl::run(MemoryModel& the_model, ChoiceSource& the_cho
   std::string message;
   std::vector<BlockedThread> blocked;
   const bool lockstep = options.warp == WarpMode::Lockstep;
-  uint64_t drains_seen = 0;
   while (!execution_fault) {
-    // Stores drained by a fence, barrier or atomic may be what spinning threads wait for.
-    if (model->drained_count() != drains_seen) {
-      drains_seen = model->drained_count();
-      memory_changed();
-    }
     run_released_lanes(*this); // lanes past a completed warp operation (warp_schedule.h)
     if (execution_fault) break;
     const uint32_t model_steps = model->internal_step_count();
@@ -156,8 +152,14 @@ ExecutionResult Machine::Impl::run(MemoryModel& the_model, ChoiceSource& the_cho
       break;
     }
     // Options: the model's own steps (draining buffered stores) first, then the ready threads.
+    if (recording_footprints) announce_schedule_point(model_steps);
     const uint32_t pick =
         options_count == 1 ? 0 : choices->choose(options_count, ChoiceKind::Schedule, model_steps);
+    if (choices->abandon()) {
+      status = ExecutionStatus::StepLimit;
+      message = "abandoned by the explorer";
+      break;
+    }
     if (pick >= model_steps && lockstep) {
       step_warp(*this, pick - model_steps);
     } else if (pick >= model_steps) {
@@ -181,7 +183,6 @@ ExecutionResult Machine::Impl::run(MemoryModel& the_model, ChoiceSource& the_cho
         emit(std::move(e));
       }
       model->internal_step(step);
-      memory_changed();
     }
   }
 
@@ -235,10 +236,34 @@ ExecutionResult Machine::Impl::run(MemoryModel& the_model, ChoiceSource& the_cho
   return result;
 }
 
-void Machine::Impl::memory_changed() {
-  ++memory_epoch;
-  ready.insert(ready.end(), spinning.begin(), spinning.end());
-  spinning.clear();
+void Machine::Impl::location_changed(Location location) {
+  ++location_epochs[location.key()];
+  // Threads spinning on this location may read something new: they run again, enabled by
+  // the step that changed it (a dependence the reduction must see).
+  size_t kept = 0;
+  for (uint32_t slot : spinning) {
+    SimThread& t = threads[slot];
+    if (t.snapshot.location == location) {
+      t.spinning = false;
+      ready.push_back(slot);
+      touch(ObjectId::thread(slot), true);
+    } else {
+      spinning[kept++] = slot;
+    }
+  }
+  spinning.resize(kept);
+}
+
+uint64_t Machine::Impl::location_epoch(Location location) const {
+  const auto it = location_epochs.find(location.key());
+  return it == location_epochs.end() ? 0 : it->second;
+}
+
+void Machine::Impl::announce_schedule_point(uint32_t model_steps) {
+  option_actors.clear();
+  for (uint32_t i = 0; i < model_steps; ++i) option_actors.push_back(model->internal_step_actor(i));
+  for (uint32_t slot : ready) option_actors.push_back(ObjectId::thread(slot));
+  choices->schedule_point(option_actors);
 }
 
 bool Machine::Impl::any_block_active() const {
@@ -272,7 +297,8 @@ void Machine::Impl::admit_block(uint32_t block_slot, uint64_t linear_block) {
   }
   for (uint32_t shared_id : layout.shared_objects())
     model->init_instance(layout.instance_of(shared_id, block_slot), layout.initial_contents(shared_id));
-  memory_changed();
+  // Which block comes next is shared by every retiring block; the new threads are enabled here.
+  touch(ObjectId{ObjectKind::Admission, 0, 0}, true);
   const Dim3 block_idx = unflatten(linear_block, program.launch.grid);
   for (uint32_t t = 0; t < threads_per_block; ++t) {
     const uint32_t slot = block_slot * threads_per_block + t;
@@ -284,6 +310,7 @@ void Machine::Impl::admit_block(uint32_t block_slot, uint64_t linear_block) {
     thread.index_in_block = t;
     thread.thread_idx = unflatten(t, program.launch.block);
     thread.block_idx = block_idx;
+    touch(ObjectId::thread(slot), true);
   }
   // Each thread runs to its first visible event; that needs no scheduling decision.
   for (uint32_t t = 0; t < threads_per_block && !execution_fault; ++t)
@@ -375,7 +402,7 @@ void Machine::Impl::after_resume(SimThread& thread) {
   case ThreadStatus::AtEvent:
     // A thread about to repeat a spin iteration that changed nothing waits until memory
     // changes: running it now or later makes no difference to any thread.
-    if (thread.spinning && thread.spinning_epoch == memory_epoch) spinning.push_back(thread.ref.slot.value);
+    if (thread.spinning) spinning.push_back(thread.ref.slot.value);
     else ready.push_back(thread.ref.slot.value);
     return;
   case ThreadStatus::Failed:
@@ -423,6 +450,7 @@ void Machine::Impl::release_barrier(ResidentBlock& block) {
     count += t.barrier_predicate ? 1 : 0;
   }
   if (barrier_loop_detected(block, participants)) return;
+  for (const ThreadRef& ref : participants) touch(ObjectId::thread(ref.slot.value), true);
   model->barrier(participants);
   if (observing()) {
     Event e;
@@ -563,20 +591,24 @@ void Machine::Impl::take_snapshot(const SimThread& thread, SourceRange range, Lo
 void Machine::Impl::before_read_event(SimThread& thread, EventKind kind, SourceRange range,
                                       Location location) {
   take_snapshot(thread, range, location, thread.snapshot);
-  const bool same_state = !thread.last_changed_memory && thread.snapshot == thread.last_snapshot;
-  thread.spinning = same_state && thread.epoch_after_last == memory_epoch &&
+  // The same private state as before the previous read, which changed no memory, with no other
+  // visible event since: the iteration between them was a no-op unless `location` changed.
+  const bool same_state = !thread.last_changed_memory && thread.snapshot == thread.last_snapshot &&
+                          thread.visible_events == thread.events_after_last;
+  // Whether it spins then depends on what `location` holds (only then: otherwise it does not).
+  if (same_state) touch(ObjectId::history(location), false);
+  thread.spinning = same_state && thread.epoch_after_last == location_epoch(location) &&
                     model->repeat_load_is_determined(thread.ref, location);
-  thread.spinning_epoch = memory_epoch;
   before_visible_event(thread, kind, range);
   // Scheduled again: if still nothing changed, this read repeats the last one (stutter rule).
-  model->require_newer_read(same_state && thread.epoch_after_last == memory_epoch);
+  model->require_newer_read(same_state && thread.epoch_after_last == location_epoch(location));
 }
 
 void Machine::Impl::after_read_event(SimThread& thread, bool changed_memory) {
   model->require_newer_read(false);
-  if (changed_memory) memory_changed();
   std::swap(thread.last_snapshot, thread.snapshot);
-  thread.epoch_after_last = memory_epoch;
+  thread.epoch_after_last = location_epoch(thread.last_snapshot.location);
+  thread.events_after_last = thread.visible_events;
   thread.last_changed_memory = changed_memory;
   thread.spinning = false;
 }
@@ -591,6 +623,7 @@ void Machine::Impl::arrive_at_barrier(SimThread& thread, SourceRange range) {
   thread.barrier_repeat = thread.events_at_barrier == thread.visible_events && now == thread.barrier_snapshot &&
                           thread.barrier_predicate == thread.barrier_predicate_before;
   thread.barrier_snapshot = std::move(now);
+  ++thread.visible_events; // a barrier is a visible event (it ends a spin iteration)
   thread.events_at_barrier = thread.visible_events;
   thread.barrier_predicate_before = thread.barrier_predicate;
   if (observing()) {

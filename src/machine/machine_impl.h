@@ -12,6 +12,7 @@
 #include <boost/context/fiber.hpp>
 #include <exception>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace fencelab {
@@ -91,10 +92,10 @@ struct SimThread {
   // Spin-loop recognition (see ThreadSnapshot).
   ThreadSnapshot last_snapshot;     ///< before the previous load or atomic
   ThreadSnapshot snapshot;          ///< before the pending one
-  uint64_t epoch_after_last = ~0ull; ///< memory epoch right after the previous one
+  uint64_t epoch_after_last = ~0ull; ///< its location's change count right after the previous one
+  uint64_t events_after_last = ~0ull; ///< visible_events right after the previous one
   bool last_changed_memory = true;
-  bool spinning = false;            ///< the pending event repeats a no-op ...
-  uint64_t spinning_epoch = 0;      ///< ... as long as the memory epoch stays this
+  bool spinning = false;            ///< the pending event repeats a no-op until its location changes
 
   // Barrier-loop recognition (Machine::Impl::release_barrier).
   uint64_t visible_events = 0;         ///< visible events and warp operations performed
@@ -127,7 +128,7 @@ struct ResidentBlock {
   bool active = false;
 };
 
-struct Machine::Impl {
+struct Machine::Impl final : FootprintSink {
   const Program& program;
   MachineOptions options;
   MemoryLayout layout;
@@ -146,9 +147,13 @@ struct Machine::Impl {
   uint64_t next_block = 0;
   uint64_t events = 0;
   uint64_t sequence = 0;
-  /** Bumped whenever any memory changes (a store, an atomic that changed its location, a model
-   *  step, a block's shared memory set up): a spinning thread waits for it to move. */
-  uint64_t memory_epoch = 0;
+  /** Per location (Location::key): how often its newest value changed this execution (the
+   *  model reports each change, location_changed). A spinning thread waits for its location's. */
+  std::unordered_map<uint64_t, uint64_t> location_epochs;
+  /** Whether the ChoiceSource records footprints (partial-order reduction): then every
+   *  scheduling point names its options' actors and every touch is forwarded. */
+  bool recording_footprints = false;
+  std::vector<ActorId> option_actors; ///< scratch for schedule points
   /** Threads suspended before a visible event, offered to the scheduler in this order. */
   std::vector<uint32_t> ready;
   /** Threads suspended before a no-op repeat of a spin iteration; ready again once memory
@@ -182,8 +187,15 @@ struct Machine::Impl {
   void release_barrier(ResidentBlock& block);
   void retire_block(ResidentBlock& block);
   bool any_block_active() const;
-  /** Memory changed: spinning threads may now read something new. */
-  void memory_changed();
+  // FootprintSink: what the model reports of each operation (footprint.h).
+  void touch(const ObjectId& object, bool write) override {
+    if (recording_footprints) choices->touch(object, write);
+  }
+  /** `location`'s newest value may have changed: threads spinning on it run again. */
+  void location_changed(Location location) override;
+  uint64_t location_epoch(Location location) const;
+  /** Names the options of the scheduling point about to be decided (model steps, then units). */
+  void announce_schedule_point(uint32_t model_steps);
   std::string deadlock_message() const;
   /** The threads that cannot progress, and what each waits for (sorted by thread). */
   std::vector<BlockedThread> blocked_threads() const;

@@ -110,6 +110,7 @@ Word Machine::Impl::load(SimThread& thread, Word pointer, const Type& type, Sour
   const AccessMode mode = mode_of(type, a.object);
   const Word raw = model->load(thread.ref, a.location, mode);
   after_read_event(thread, false);
+  if (observing()) touch(ObjectId{ObjectKind::Accesses, 0, a.location.key()}, false);
   if (observing()) emit(access_event(*this, EventKind::Load, thread, range, a, raw, mode));
   return reinterpret_word(raw, a.element_type, type);
 }
@@ -127,8 +128,8 @@ void Machine::Impl::store(SimThread& thread, Word pointer, const Type& type, Wor
   before_visible_event(thread, EventKind::Store, range);
   const AccessMode mode = mode_of(type, a.object);
   model->store(thread.ref, a.location, raw, mode);
-  memory_changed();
   thread.last_changed_memory = true;
+  if (observing()) touch(ObjectId{ObjectKind::Accesses, 0, a.location.key()}, true);
   if (observing()) emit(access_event(*this, EventKind::Store, thread, range, a, raw, mode));
 }
 
@@ -143,6 +144,7 @@ Word Machine::Impl::atomic(SimThread& thread, Word pointer, const AtomicUpdate& 
   stored.storage_type = a.element_type;
   before_read_event(thread, EventKind::Atomic, range, a.location);
   const Word old = model->read_modify_write(thread.ref, a.location, scope, stored);
+  if (observing()) touch(ObjectId{ObjectKind::Accesses, 0, a.location.key()}, true);
   // An atomic that wrote back the value it found (a failed CAS, atomicAdd(p, 0)) changed nothing.
   after_read_event(thread, stored.apply(old) != old);
   if (observing()) {

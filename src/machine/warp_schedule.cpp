@@ -81,9 +81,7 @@ void scheduler_fault(Machine::Impl& m, const SimThread& thread, SourceRange rang
 /** The participants drain and join views (__syncwarp; a lockstep step). */
 void synchronize(Machine::Impl& m, const std::vector<ThreadRef>& participants) {
   if (participants.empty()) return;
-  const bool drains = m.model->internal_step_count() > 0;
   m.model->barrier(participants);
-  if (drains) m.memory_changed();
   if (m.observing()) {
     // Observers see a warp-level barrier: the participants' accesses before it happen before
     // their accesses after it (the race detector's rule for __syncwarp and lockstep steps).
@@ -182,6 +180,7 @@ void complete(Machine::Impl& m, const std::vector<uint32_t>& slots) {
     t.warp.result = results[t.ref.id.lane];
     t.status = ThreadStatus::AtEvent;
     m.warp_runtime.released.push_back(slot);
+    m.touch(ObjectId::thread(slot), true); // enabled by the lane that completed the operation
   }
 }
 
@@ -205,7 +204,13 @@ Word perform_warp_builtin(Machine::Impl& m, SimThread& t, const Call& call, cons
   w.range = call.range;
 
   if (op == Builtin::Activemask) {
+    // __activemask reads which warp-mates wait at it; arriving there and performing it change
+    // that (footprint.h, LanePoint).
+    m.touch(ObjectId{ObjectKind::LanePoint, t.ref.slot.value, 0}, true);
     m.before_visible_event(t, EventKind::Warp, call.range);
+    for (uint32_t l = 0; l < kWarpSize; ++l)
+      if (const auto slot = lane_slot(m, t.ref.block_slot, t.ref.id.warp, l))
+        m.touch(ObjectId{ObjectKind::LanePoint, *slot, 0}, true);
     if (w.activemask_given) { // performed together with a lane scheduled earlier
       w.activemask_given = false;
       return w.result;

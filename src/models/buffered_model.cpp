@@ -36,6 +36,7 @@ void BufferedModel::note_maybe_empty(uint32_t slot) {
 }
 
 void BufferedModel::store(const ThreadRef& t, Location location, Word value, AccessMode) {
+  touch(lane(t.slot.value, location), true);
   const uint64_t id = m_ids.next();
   buffer(t.slot).push(location, value, id);
   m_ids.note_store(t.slot, id);
@@ -53,18 +54,14 @@ void BufferedModel::thread_start(const ThreadRef& t) {
 std::vector<BufferedStore> BufferedModel::drain_all(ThreadSlot slot) {
   if (slot.value >= m_buffers.size()) return {};
   std::vector<BufferedStore> drained = m_buffers[slot.value].take_all();
-  for (const BufferedStore& store : drained) apply_drain(slot.value, store);
-  m_drained += drained.size();
+  for (const BufferedStore& store : drained) this->drained(slot.value, store);
   note_maybe_empty(slot.value);
   return drained;
 }
 
 void BufferedModel::drain_location(ThreadSlot slot, Location location) {
   if (slot.value >= m_buffers.size()) return;
-  for (const BufferedStore& store : m_buffers[slot.value].take_all(location)) {
-    apply_drain(slot.value, store);
-    ++m_drained;
-  }
+  for (const BufferedStore& store : m_buffers[slot.value].take_all(location)) drained(slot.value, store);
   note_maybe_empty(slot.value);
 }
 
@@ -92,9 +89,21 @@ std::pair<uint32_t, uint32_t> BufferedModel::locate_step(uint32_t index) const {
 void BufferedModel::internal_step(uint32_t index) {
   const auto [slot, position] = locate_step(index);
   const BufferedStore store = m_buffers[slot].take(position);
+  drained(slot, store);
+  note_maybe_empty(slot);
+}
+
+ActorId BufferedModel::internal_step_actor(uint32_t index) const {
+  const auto [slot, position] = locate_step(index);
+  return lane(slot, m_buffers[slot].entries()[position].location);
+}
+
+void BufferedModel::drained(uint32_t slot, const BufferedStore& store) {
+  touch(lane(slot, store.location), true);
+  touch_history(store.location, true);
   apply_drain(slot, store);
   ++m_drained;
-  note_maybe_empty(slot);
+  changed(store.location);
 }
 
 MemoryModel::InternalStep BufferedModel::describe_internal_step(uint32_t index) const {

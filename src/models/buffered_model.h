@@ -18,7 +18,8 @@ public:
   void thread_start(const ThreadRef& t) override;
   void store(const ThreadRef& t, Location location, Word value, AccessMode mode) override;
   void finish_execution() override;
-  uint64_t drained_count() const override { return m_drained; }
+  uint64_t drained_count() const { return m_drained; }
+  ActorId internal_step_actor(uint32_t index) const override;
   uint64_t last_read_source(const ThreadRef& t) const override { return m_ids.last_read(t.slot); }
   uint64_t last_store_id(const ThreadRef& t) const override { return m_ids.last_store(t.slot); }
 
@@ -43,7 +44,18 @@ protected:
   /** Makes one buffered store of thread slot `slot` visible in memory. */
   virtual void apply_drain(uint32_t slot, const BufferedStore& store) = 0;
 
+  /** The buffer lane holding thread `slot`'s stores to `location`: one per location under gpu
+   *  (they drain independently), the whole buffer under tso (one FIFO). */
+  ObjectId lane(uint32_t slot, Location location) const {
+    return ObjectId::lane(slot, m_order == DrainOrder::Fifo ? 0 : location.key());
+  }
+  /** A load by `slot` reads its own lane of `location` (its buffered store, if any). */
+  void touch_own_lane(ThreadSlot slot, Location location) const { touch(lane(slot.value, location), false); }
+
 private:
+  /** drain bookkeeping shared by every way a store drains: the footprint and the wake-up. */
+  void drained(uint32_t slot, const BufferedStore& store);
+
   void note_nonempty(uint32_t slot);
   void note_maybe_empty(uint32_t slot);
   /** The (slot, position) of internal step `index`. */

@@ -65,7 +65,14 @@ View& GpuModel::block_view(uint32_t block_slot) {
   return m_block_views[block_slot];
 }
 
-void GpuModel::begin_block(uint32_t block_slot) { block_view(block_slot).clear(); }
+void GpuModel::begin_block(uint32_t block_slot) {
+  touch(fence_view_object(Scope::Block, block_slot), true);
+  block_view(block_slot).clear();
+}
+
+ObjectId GpuModel::fence_view_object(Scope scope, uint32_t block_slot) {
+  return ObjectId{ObjectKind::FenceView, scope == Scope::Block ? block_slot : 0, uint64_t(scope)};
+}
 
 void GpuModel::thread_start(const ThreadRef& t) {
   BufferedModel::thread_start(t);
@@ -75,6 +82,9 @@ void GpuModel::thread_start(const ThreadRef& t) {
 // Drained stores join the history; the writer's own view moves up to them.
 void GpuModel::apply_drain(uint32_t slot, const BufferedStore& store) {
   const uint32_t index = m_histories.append(store.location, store.value, store.id, owner(slot));
+  // Only the writer's view of this location moves: a per-location view object, so that a
+  // drain is independent of its thread's accesses to other locations.
+  touch(view_object(slot, store.location), true);
   view(ThreadSlot{slot}).raise(store.location, index);
 }
 
@@ -85,6 +95,7 @@ bool GpuModel::repeat_load_is_determined(const ThreadRef& t, Location location) 
 }
 
 Word GpuModel::load(const ThreadRef& t, Location location, AccessMode) {
+  touch_own_lane(t.slot, location);
   if (const StoreBuffer* b = find_buffer(t.slot)) {
     for (auto it = b->entries().rbegin(); it != b->entries().rend(); ++it) {
       if (!(it->location == location)) continue;
@@ -95,6 +106,8 @@ Word GpuModel::load(const ThreadRef& t, Location location, AccessMode) {
   }
   // Any entry from the thread's view to the newest; option 0 is the newest, so a biased
   // random explorer favours fresh values.
+  touch_history(location, false);
+  touch(view_object(t.slot.value, location), true);
   View& v = view(t.slot);
   const uint32_t newest = m_histories.size(location) - 1;
   uint32_t oldest = std::min(v.get(location), newest);
@@ -128,9 +141,12 @@ Word GpuModel::load(const ThreadRef& t, Location location, AccessMode) {
 
 Word GpuModel::read_modify_write(const ThreadRef& t, Location location, Scope, const AtomicUpdate& update) {
   drain_location(t.slot, location);
+  touch_history(location, true);
+  touch(view_object(t.slot.value, location), true);
   const uint32_t newest = m_histories.size(location) - 1;
   const HistoryEntry found = m_histories.entry(location, newest);
   const Word old = found.value;
+  if (update.apply(old) != old) changed(location);
   m_ids.note_read(t.slot, found.id);
   const uint64_t id = m_ids.next();
   m_ids.note_store(t.slot, id);
@@ -144,6 +160,11 @@ Word GpuModel::read_modify_write(const ThreadRef& t, Location location, Scope, c
 
 void GpuModel::fence(const ThreadRef& t, Scope scope) {
   const std::vector<BufferedStore> drained = drain_all(t.slot);
+  // The thread's own view is its own (its later steps are ordered after this one anyway); the
+  // fence views it joins are shared with every thread whose fences cover the same scope.
+  touch(fence_view_object(Scope::Block, t.block_slot), true);
+  if (scope != Scope::Block) touch(fence_view_object(Scope::Device, 0), true);
+  if (scope == Scope::System) touch(fence_view_object(Scope::System, 0), true);
   View& mine = view(t.slot);
   const View before = explaining() ? mine : View{};
   View& block = block_view(t.block_slot);

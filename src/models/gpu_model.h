@@ -78,6 +78,10 @@ protected:
   void apply_drain(uint32_t slot, const BufferedStore& store) override;
 
 private:
+  /** Footprint objects (footprint.h): a scope instance's fence view; thread `slot`'s view of
+   *  one location. */
+  static ObjectId fence_view_object(Scope scope, uint32_t block_slot);
+  static ObjectId view_object(uint32_t slot, Location location) { return {ObjectKind::View, slot, location.key()}; }
   View& view(ThreadSlot slot);
   View& block_view(uint32_t block_slot);
   void explain(const ThreadRef& t, std::string text);

@@ -12,6 +12,7 @@ void ScModel::init_instance(uint32_t instance, std::span<const Word> initial) {
 }
 
 Word ScModel::load(const ThreadRef& t, Location location, AccessMode) {
+  touch_history(location, false);
   m_ids.note_read(t.slot, m_memory.writer(location));
   return m_memory.value(location);
 }
@@ -20,11 +21,16 @@ void ScModel::store(const ThreadRef& t, Location location, Word value, AccessMod
   const uint64_t id = m_ids.next();
   m_memory.write(location, value, id);
   m_ids.note_store(t.slot, id);
+  touch_history(location, true);
+  changed(location);
 }
 
 // An atomic read-modify-write reads and writes memory in one indivisible step.
 Word ScModel::read_modify_write(const ThreadRef& t, Location location, Scope, const AtomicUpdate& update) {
-  return m_memory.read_modify_write(t.slot, location, update, m_ids);
+  touch_history(location, true);
+  const Word old = m_memory.read_modify_write(t.slot, location, update, m_ids);
+  if (update.apply(old) != old) changed(location);
+  return old;
 }
 
 Word ScModel::final_value(Location location) const { return m_memory.value(location); }

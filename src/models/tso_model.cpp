@@ -33,6 +33,8 @@ std::string TsoModel::drained_list(const std::vector<BufferedStore>& drained) co
 
 // A load reads the thread's own newest buffered store to the location, else memory.
 Word TsoModel::load(const ThreadRef& t, Location location, AccessMode) {
+  touch_own_lane(t.slot, location);
+  touch_history(location, false);
   if (const StoreBuffer* b = find_buffer(t.slot)) {
     for (auto it = b->entries().rbegin(); it != b->entries().rend(); ++it) {
       if (!(it->location == location)) continue;
@@ -50,7 +52,9 @@ Word TsoModel::load(const ThreadRef& t, Location location, AccessMode) {
 // Atomics drain the whole buffer first (x86 locked instructions), then act on memory.
 Word TsoModel::read_modify_write(const ThreadRef& t, Location location, Scope, const AtomicUpdate& update) {
   const auto drained = drain_all(t.slot);
+  touch_history(location, true);
   const Word old = m_memory.read_modify_write(t.slot, location, update, m_ids);
+  if (update.apply(old) != old) changed(location);
   if (explaining()) explain(t, drained_list(drained) + ", then updated memory atomically");
   return old;
 }

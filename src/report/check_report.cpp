@@ -48,9 +48,11 @@ void print_report(std::ostream& out, const Program& program, const ReportCount& 
  *  stopped, or random after the exhaustive search was cut short. */
 std::string check_search_line(const ExplorationResult& result) {
   const std::string stopped = result.stopped_because.empty() ? "" : "stopped: " + result.stopped_because;
+  const std::string reduction = result.reduction == "dpor" ? " with partial-order reduction" : "";
   if (result.mode == ExplorationMode::Exhaustive)
-    return result.complete ? fmt::format("exhaustive search, complete: all {} executions", result.executions)
-                           : fmt::format("exhaustive search, not complete ({}): {} executions",
+    return result.complete ? fmt::format("exhaustive search{}, complete: all {} executions", reduction,
+                                         result.executions)
+                           : fmt::format("exhaustive search{}, not complete ({}): {} executions", reduction,
                                          stopped.empty() ? "cut short" : stopped, result.executions);
   std::string line = fmt::format("random search: {} executions (seed {}{})", result.executions, result.seed,
                                  stopped.empty() ? "" : "; " + stopped);

@@ -101,6 +101,10 @@ void print_exploration_json(std::ostream& out, const Program& program, const Exp
   if (!result.stopped_because.empty()) json.key("stopped_because").value(result.stopped_because);
   if (result.exhaustive_cut_short_at > 0) json.key("exhaustive_cut_short_at").value(result.exhaustive_cut_short_at);
   json.key("executions").value(result.executions);
+  if (result.mode == ExplorationMode::Exhaustive) {
+    json.key("reduction").value(result.reduction);
+    json.key("abandoned").value(result.abandoned);
+  }
   json.key("events").value(result.events);
   json.key("outcomes").begin_array();
   for (const OutcomeCount& o : result.outcomes) {

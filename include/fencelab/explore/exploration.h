@@ -48,6 +48,11 @@ struct ExplorationResult {
   /** `check` only, random mode: the exhaustive search it replaced was cut short at this many
    *  executions (its --max-executions), so these random executions were run instead. */
   uint64_t exhaustive_cut_short_at = 0;
+  /** Exhaustive mode: the reduction used ("dpor", "none"; "none" under lockstep, which the
+   *  reduction does not cover), and how many executions it abandoned part-way because they
+   *  could only repeat explored ones (not counted in `executions`). */
+  std::string reduction;
+  uint64_t abandoned = 0;
 };
 
 struct RandomOptions {
@@ -60,10 +65,17 @@ struct RandomOptions {
   SearchControl* control = nullptr; ///< when set, may stop the search early (time limit, Ctrl-C)
 };
 
+/** How the exhaustive explorer avoids exploring equivalent orders (DESIGN "Reduction"). */
+enum class Reduction : uint8_t {
+  None, ///< every distinct decision sequence: the reference the reduction is tested against
+  Dpor, ///< source-DPOR with sleep sets (src/explore/dpor.h); none under --warp lockstep
+};
+
 struct ExhaustiveOptions {
   uint64_t max_executions = 100'000;
   Checkers* checkers = nullptr; ///< when set, every execution is checked
   SearchControl* control = nullptr; ///< when set, may stop the search early (time limit, Ctrl-C)
+  Reduction reduction = Reduction::Dpor;
 };
 
 /** `runs` executions with decisions drawn from a generator seeded with `seed`. */
@@ -80,6 +92,7 @@ struct CheckBudget {
   uint64_t runs = 2'000;
   uint64_t seed = 1;
   SearchControl* control = nullptr;
+  Reduction reduction = Reduction::Dpor;
 };
 
 /** Explores with `checkers` on every execution, within `budget` (what `fencelab check` does). */

@@ -6,7 +6,10 @@
 // asked, so a replay token lists only real decisions.
 #pragma once
 
+#include "fencelab/machine/footprint.h"
+
 #include <cstdint>
+#include <span>
 
 namespace fencelab {
 
@@ -31,6 +34,17 @@ public:
    *  are the usual case (the newest value; draining a buffered store promptly): a biased
    *  random explorer favours them, the others ignore the hint. */
   virtual uint32_t choose(uint32_t options, ChoiceKind kind, uint32_t common = 0) = 0;
+
+  // Partial-order reduction (footprint.h; DESIGN "Reduction"). A source that records
+  // footprints is told, before every scheduling decision (also one with a single option, which
+  // choose() never sees), who the options' actors are; and between two such points, every
+  // object the step taken touched.
+  virtual bool records_footprints() const { return false; }
+  virtual void schedule_point(std::span<const ActorId> actors) {}
+  virtual void touch(const ObjectId& object, bool write) {}
+  /** Checked after each scheduling decision: true ends the execution at once (its result is
+   *  then meaningless and must be discarded): the explorer knows it repeats explored ones. */
+  virtual bool abandon() const { return false; }
 };
 
 } // namespace fencelab

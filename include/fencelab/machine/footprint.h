@@ -27,6 +27,9 @@ enum class ObjectKind : uint8_t {
               ///< warp operation completing, a block admitted, a store waking a spinner)
   Admission,  ///< which block becomes resident next
   Observed,   ///< an observed local variable's recorded value
+  LanePoint,  ///< whether a lane waits at __activemask, which its warp-mates' __activemask reads
+  Accesses,   ///< a location's accesses in the order observers see them (the race detector
+              ///< keeps the last write and the reads since, so their order shapes its reports)
 };
 
 /** A shared object: its kind and up to 96 bits naming the instance (a thread slot, a location,

@@ -6,6 +6,7 @@
 #include "fencelab/frontend/types.h"
 #include "fencelab/machine/atomic_update.h"
 #include "fencelab/machine/choice.h"
+#include "fencelab/machine/footprint.h"
 #include "fencelab/machine/ids.h"
 #include "fencelab/machine/location.h"
 
@@ -96,10 +97,13 @@ public:
   };
   virtual InternalStep describe_internal_step(uint32_t index) const { return {}; }
 
-  /** How many buffered stores have drained so far in this execution (by any operation: a
-   *  model step, a fence, a barrier, an atomic). The Machine wakes spinning threads when it
-   *  grows: a drained store may be what they wait for. */
-  virtual uint64_t drained_count() const { return 0; }
+  /** The actor of internal step `index` (the buffer lane it drains), for partial-order
+   *  reduction: steps of one actor are always dependent. */
+  virtual ActorId internal_step_actor(uint32_t index) const { return {}; }
+
+  /** Where the model reports what each operation touches and which locations' newest values
+   *  change (footprint.h). The Machine sets it; every operation of every model reports. */
+  void set_footprint_sink(FootprintSink* sink) { m_sink = sink; }
 
   /** After the kernel ends: every buffer has drained; the value the host reads. */
   virtual void finish_execution() {}
@@ -116,6 +120,15 @@ public:
   void set_location_describer(LocationDescriber describer) { m_describer = std::move(describer); }
 
 protected:
+  void touch(const ObjectId& object, bool write) const {
+    if (m_sink) m_sink->touch(object, write);
+  }
+  void touch_history(Location location, bool write) const { touch(ObjectId::history(location), write); }
+  /** A store reached `location`'s history (or an atomic changed it): spinners may wake. */
+  void changed(Location location) const {
+    if (m_sink) m_sink->location_changed(location);
+  }
+
   std::string describe(Location location, const Word* value = nullptr) const {
     return m_describer ? m_describer(location, value) : "?";
   }
@@ -124,6 +137,7 @@ private:
   bool m_explaining = false;
   bool m_newer_read_required = false;
   LocationDescriber m_describer;
+  FootprintSink* m_sink = nullptr;
 };
 
 /** The models this build has, by name (kModelNames order). */

@@ -1,0 +1,315 @@
+// Source-DPOR with sleep sets (see dpor.h).
+#include "dpor.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+namespace fencelab {
+
+namespace {
+
+bool contains(const std::vector<ActorId>& actors, const ActorId& actor) {
+  return std::find(actors.begin(), actors.end(), actor) != actors.end();
+}
+
+/** Steps of one execution ordered by happens-before: clock[x] is one more than the index of
+ *  the latest step of actor x at or before this one in that order (0: none). */
+using Clock = std::vector<uint32_t>;
+
+bool happens_before(const Clock& later, uint32_t actor, size_t step) { return later[actor] > step; }
+
+} // namespace
+
+// ---------------------------------------------------------------------------------------------
+// Following the Machine
+
+void DporChoices::start_execution() {
+  m_position = 0;
+  m_steps.clear();
+  m_current.clear();
+  m_in_step = false;
+  m_schedule_pending = false;
+  m_abandoned = false;
+  m_taken.clear();
+}
+
+void DporChoices::schedule_point(std::span<const ActorId> actors) {
+  close_step();
+  m_schedule_pending = actors.size() > 1;
+  if (m_abandoned) return;
+  if (m_position == m_stack.size()) {
+    Entry entry;
+    entry.schedule = true;
+    entry.enabled.assign(actors.begin(), actors.end());
+    if (!m_steps.empty()) entry.sleep = sleep_after(m_stack[m_steps.back().entry], m_steps.back());
+    // The first actor that does not sleep; if every one sleeps, this execution only repeats
+    // explored ones (sleep-set blocked) and is abandoned.
+    auto asleep = [&entry](const ActorId& a) {
+      return std::any_of(entry.sleep.begin(), entry.sleep.end(), [&a](const Sleeper& s) { return s.actor == a; });
+    };
+    const auto first = std::find_if_not(entry.enabled.begin(), entry.enabled.end(), asleep);
+    if (first == entry.enabled.end()) {
+      m_abandoned = true;
+      return;
+    }
+    entry.chosen = static_cast<uint32_t>(first - entry.enabled.begin());
+    entry.backtrack.push_back(*first);
+    m_stack.push_back(std::move(entry));
+  }
+  const Entry& entry = m_stack[m_position];
+  m_steps.push_back(Step{m_position, entry.enabled[entry.chosen], {}});
+  ++m_position;
+  m_in_step = true;
+}
+
+uint32_t DporChoices::choose(uint32_t options, ChoiceKind kind, uint32_t) {
+  if (kind == ChoiceKind::Schedule && m_schedule_pending) {
+    m_schedule_pending = false;
+    const uint32_t c = m_abandoned ? 0 : std::min(m_stack[m_position - 1].chosen, options - 1);
+    m_taken.push_back(c);
+    return c;
+  }
+  uint32_t c = 0;
+  if (m_position < m_stack.size()) {
+    Entry& entry = m_stack[m_position];
+    entry.options = options;
+    c = std::min(entry.chosen, options - 1);
+  } else {
+    Entry entry;
+    entry.options = options;
+    m_stack.push_back(std::move(entry));
+  }
+  ++m_position;
+  m_taken.push_back(c);
+  return c;
+}
+
+void DporChoices::touch(const ObjectId& object, bool write) {
+  if (m_in_step) m_current.push_back(Access{object, write});
+}
+
+void DporChoices::close_step() {
+  if (!m_in_step) return;
+  m_in_step = false;
+  std::sort(m_current.begin(), m_current.end());
+  Footprint footprint;
+  for (const Access& a : m_current) {
+    if (!footprint.empty() && footprint.back().object == a.object) footprint.back().write |= a.write;
+    else footprint.push_back(a);
+  }
+  m_current.clear();
+  Step& step = m_steps.back();
+  merge_into(m_stack[step.entry].chosen_union, footprint);
+  step.footprint = std::move(footprint);
+}
+
+void DporChoices::finish_execution(const ExecutionResult& result) {
+  close_step();
+  analyse_races();
+  // A step that ends the execution (a runtime error, the step limit) disables every other
+  // actor: whatever they would have done first is explored by scheduling each of them there.
+  const ExecutionStatus status = result.outcome.status;
+  if (!m_abandoned && !m_steps.empty() &&
+      (status == ExecutionStatus::RuntimeError || status == ExecutionStatus::StepLimit)) {
+    Entry& last = m_stack[m_steps.back().entry];
+    for (const ActorId& actor : last.enabled)
+      if (!contains(last.backtrack, actor)) last.backtrack.push_back(actor);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Dependence and sleep sets
+
+void DporChoices::merge_into(Footprint& into, const Footprint& from) {
+  Footprint merged;
+  merged.reserve(into.size() + from.size());
+  size_t i = 0, j = 0;
+  while (i < into.size() || j < from.size()) {
+    if (j == from.size() || (i < into.size() && into[i].object < from[j].object)) merged.push_back(into[i++]);
+    else if (i == into.size() || from[j].object < into[i].object) merged.push_back(from[j++]);
+    else {
+      merged.push_back(Access{into[i].object, into[i].write || from[j].write});
+      ++i;
+      ++j;
+    }
+  }
+  into = std::move(merged);
+}
+
+// Dependent: the same actor, or a common object that one of them writes. A step also reads
+// its own actor's object (a thread's control, a buffer lane), so whatever enables it (writes
+// that object) is dependent with it.
+bool DporChoices::independent(const Footprint& a, const ActorId& actor_a, const Footprint& b, const ActorId& actor_b) {
+  if (actor_a == actor_b) return false;
+  auto writes = [](const Footprint& f, const ObjectId& o) {
+    const auto it = std::lower_bound(f.begin(), f.end(), Access{o, false});
+    return it != f.end() && it->object == o && it->write;
+  };
+  if (writes(a, actor_b) || writes(b, actor_a)) return false;
+  size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    if (a[i].object < b[j].object) ++i;
+    else if (b[j].object < a[i].object) ++j;
+    else {
+      if (a[i].write || b[j].write) return false;
+      ++i;
+      ++j;
+    }
+  }
+  return true;
+}
+
+std::vector<DporChoices::Sleeper> DporChoices::sleep_after(const Entry& parent, const Step& step) const {
+  std::vector<Sleeper> out;
+  for (const std::vector<Sleeper>* list : {&parent.sleep, &parent.explored})
+    for (const Sleeper& s : *list)
+      if (independent(s.footprint, s.actor, step.footprint, step.actor)) out.push_back(s);
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Races
+
+void DporChoices::analyse_races() {
+  const size_t n = m_steps.size();
+  if (n < 2) return;
+  std::unordered_map<ActorId, uint32_t> index_of;
+  std::vector<uint32_t> actor_index(n);
+  for (size_t k = 0; k < n; ++k)
+    actor_index[k] = index_of.try_emplace(m_steps[k].actor, uint32_t(index_of.size())).first->second;
+  const size_t actors = index_of.size();
+
+  struct ObjectState {
+    int64_t last_write = -1;
+    std::vector<uint32_t> reads; ///< since the last write
+  };
+  std::unordered_map<ObjectId, ObjectState> objects;
+  std::vector<Clock> clocks(n);
+  std::vector<int64_t> previous_of_actor(actors, -1);
+  std::vector<std::pair<uint32_t, bool>> candidates; // (earlier step, reversible)
+  std::vector<std::pair<size_t, size_t>> races;
+
+  for (size_t j = 0; j < n; ++j) {
+    const uint32_t a = actor_index[j];
+    Clock clock = previous_of_actor[a] >= 0 ? clocks[previous_of_actor[a]] : Clock(actors, 0);
+    candidates.clear();
+    auto access = [&](const ObjectId& object, bool write) {
+      ObjectState& state = objects[object];
+      // Enabling (a thread's control written by a barrier release or a wake-up, then the
+      // thread's step) orders but can never be reversed: the enabled step could not have run
+      // first. The other way round (a thread's step, then a write of its control) can.
+      if (state.last_write >= 0) candidates.emplace_back(uint32_t(state.last_write), object.kind != ObjectKind::Thread);
+      if (write) {
+        for (uint32_t r : state.reads) candidates.emplace_back(r, true);
+        state.last_write = int64_t(j);
+        state.reads.clear();
+      } else {
+        state.reads.push_back(uint32_t(j));
+      }
+    };
+    const Step& step = m_steps[j];
+    const auto own = std::lower_bound(step.footprint.begin(), step.footprint.end(), Access{step.actor, false});
+    if (own == step.footprint.end() || !(own->object == step.actor)) access(step.actor, false);
+    for (const Access& x : step.footprint) access(x.object, x.write);
+
+    // Latest first (and reversible first, for one step met through several objects): an earlier step that happens before a later direct predecessor of j is
+    // ordered with j through it, so it is no race.
+    std::sort(candidates.begin(), candidates.end(),
+              [](const auto& x, const auto& y) { return x.first > y.first || (x.first == y.first && x.second > y.second); });
+    uint32_t last = UINT32_MAX;
+    for (const auto& [i, reversible] : candidates) {
+      if (i == last || i == j) continue;
+      last = i;
+      const uint32_t b = actor_index[i];
+      if (b == a) continue;
+      if (!happens_before(clock, b, i) && reversible) races.emplace_back(i, j);
+      for (size_t x = 0; x < actors; ++x) clock[x] = std::max(clock[x], clocks[i][x]);
+    }
+    clock[a] = uint32_t(j + 1);
+    clocks[j] = std::move(clock);
+    previous_of_actor[a] = int64_t(j);
+  }
+  for (const auto& [i, j] : races) reverse_race(i, j, clocks, actor_index);
+}
+
+// For the race i < j: the steps after i that do not happen after it, then j (notdep(i).j).
+// An actor whose first step there has no predecessor there can start that sequence at the
+// state before i (an initial). Unless one already is to be explored there, schedule one.
+void DporChoices::reverse_race(size_t i, size_t j, const std::vector<Clock>& clocks,
+                               const std::vector<uint32_t>& actor_index) {
+  Entry& entry = m_stack[m_steps[i].entry];
+  const uint32_t first_actor = actor_index[i];
+  std::vector<std::pair<uint32_t, size_t>> earliest; // actor -> its first step in the sequence
+  std::vector<size_t> initials;
+  auto consider = [&](size_t k) {
+    for (const auto& [actor, m] : earliest)
+      if (happens_before(clocks[k], actor, m)) return; // k has a predecessor in the sequence
+    if (std::none_of(earliest.begin(), earliest.end(), [&](const auto& e) { return e.first == actor_index[k]; })) {
+      initials.push_back(k);
+      earliest.emplace_back(actor_index[k], k);
+    }
+  };
+  for (size_t k = i + 1; k < j; ++k) {
+    if (happens_before(clocks[k], first_actor, i)) continue;
+    consider(k);
+    if (std::none_of(earliest.begin(), earliest.end(), [&](const auto& e) { return e.first == actor_index[k]; }))
+      earliest.emplace_back(actor_index[k], k);
+  }
+  consider(j);
+
+  for (size_t k : initials) {
+    const ActorId& actor = m_steps[k].actor;
+    if (contains(entry.backtrack, actor) || contains(entry.done, actor)) return;
+  }
+  auto schedulable = [&entry](const ActorId& actor) {
+    return contains(entry.enabled, actor) &&
+           std::none_of(entry.sleep.begin(), entry.sleep.end(), [&](const Sleeper& s) { return s.actor == actor; });
+  };
+  // Prefer j's own actor, as the race's reversal names it.
+  if (std::find(initials.begin(), initials.end(), j) != initials.end() && schedulable(m_steps[j].actor)) {
+    entry.backtrack.push_back(m_steps[j].actor);
+    return;
+  }
+  for (size_t k : initials) {
+    if (!schedulable(m_steps[k].actor)) continue;
+    entry.backtrack.push_back(m_steps[k].actor);
+    return;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Backtracking
+
+bool DporChoices::advance() {
+  m_stack.resize(m_position);
+  while (!m_stack.empty()) {
+    Entry& entry = m_stack.back();
+    if (!entry.schedule) {
+      if (entry.chosen + 1 < entry.options) {
+        ++entry.chosen;
+        return true;
+      }
+      m_stack.pop_back();
+      continue;
+    }
+    const ActorId current = entry.enabled[entry.chosen];
+    if (!contains(entry.done, current)) {
+      entry.done.push_back(current);
+      entry.explored.push_back(Sleeper{current, std::move(entry.chosen_union)});
+    }
+    entry.chosen_union.clear();
+    for (const ActorId& actor : entry.backtrack) {
+      if (contains(entry.done, actor)) continue;
+      if (std::any_of(entry.sleep.begin(), entry.sleep.end(), [&](const Sleeper& s) { return s.actor == actor; }))
+        continue;
+      const auto it = std::find(entry.enabled.begin(), entry.enabled.end(), actor);
+      if (it == entry.enabled.end()) continue;
+      entry.chosen = static_cast<uint32_t>(it - entry.enabled.begin());
+      return true;
+    }
+    m_stack.pop_back();
+  }
+  return false;
+}
+
+} // namespace fencelab

@@ -1,0 +1,91 @@
+// Source-DPOR with sleep sets: the exhaustive explorer's partial-order reduction (DESIGN
+// "Reduction"; Abdulla, Aronis, Jonsson, Sagonas, "Optimal Dynamic Partial Order Reduction",
+// POPL 2014, Algorithm 1, in its stateless form with re-execution).
+//
+// The Machine names, at every scheduling point, the actors of its options, and reports what
+// each step touches (machine/footprint.h). After each execution this explorer computes, from
+// those footprints, which pairs of steps race (dependent, by different actors, not already
+// ordered), and for each race makes sure that some actor that can start the reversed order is
+// scheduled at the state before the first step (its backtrack set). Sleep sets keep an order
+// that was explored once from being explored again: an actor explored at a state sleeps in
+// the states below it until a step dependent with its own wakes it; an execution whose every
+// enabled actor sleeps repeats explored ones and is abandoned.
+//
+// Decisions that are not scheduling (which store a load reads, an undefined value) are
+// branched on in full, as by the plain depth-first search.
+#pragma once
+
+#include "fencelab/machine/choice.h"
+#include "fencelab/machine/machine.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace fencelab {
+
+class DporChoices final : public ChoiceSource {
+public:
+  uint32_t choose(uint32_t options, ChoiceKind kind, uint32_t common) override;
+  bool records_footprints() const override { return true; }
+  void schedule_point(std::span<const ActorId> actors) override;
+  void touch(const ObjectId& object, bool write) override;
+  bool abandon() const override { return m_abandoned; }
+
+  void start_execution();
+  /** Analyses the execution just run (its races add backtrack points). */
+  void finish_execution(const ExecutionResult& result);
+  /** Moves to the next unexplored execution; false when there is none. */
+  bool advance();
+  /** The decisions choose() answered in this execution: its replay token. */
+  const std::vector<uint32_t>& taken() const { return m_taken; }
+  bool abandoned() const { return m_abandoned; }
+
+  struct Access {
+    ObjectId object;
+    bool write = false;
+    friend bool operator<(const Access& a, const Access& b) { return a.object < b.object; }
+  };
+  using Footprint = std::vector<Access>; ///< sorted by object, one entry per object
+
+private:
+  struct Sleeper {
+    ActorId actor;
+    Footprint footprint;
+  };
+  /** A decision point of the current execution: a scheduling point or another decision. */
+  struct Entry {
+    bool schedule = false;
+    uint32_t options = 1; ///< value decisions: how many
+    uint32_t chosen = 0;  ///< value decisions: the option; scheduling: index into `enabled`
+    std::vector<ActorId> enabled;
+    std::vector<ActorId> backtrack; ///< actors to explore here (source set)
+    std::vector<ActorId> done;      ///< explored here
+    std::vector<Sleeper> sleep;     ///< asleep on arrival here
+    std::vector<Sleeper> explored;  ///< done actors with the footprints their steps had
+    Footprint chosen_union;         ///< the chosen actor's step, over every execution so far
+  };
+  struct Step {
+    size_t entry = 0;
+    ActorId actor;
+    Footprint footprint;
+  };
+
+  void close_step();
+  std::vector<Sleeper> sleep_after(const Entry& parent, const Step& step) const;
+  void analyse_races();
+  void reverse_race(size_t first, size_t second, const std::vector<std::vector<uint32_t>>& clocks,
+                    const std::vector<uint32_t>& actor_index);
+  static bool independent(const Footprint& a, const ActorId& actor_a, const Footprint& b, const ActorId& actor_b);
+  static void merge_into(Footprint& into, const Footprint& from);
+
+  std::vector<Entry> m_stack;
+  size_t m_position = 0;
+  std::vector<Step> m_steps;   ///< the scheduling steps of the current execution
+  Footprint m_current;         ///< touches of the step in progress (unsorted)
+  bool m_in_step = false;
+  bool m_schedule_pending = false; ///< a scheduling point whose choose() is still to come
+  bool m_abandoned = false;
+  std::vector<uint32_t> m_taken;
+};
+
+} // namespace fencelab
