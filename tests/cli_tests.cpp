@@ -246,7 +246,7 @@ TEST_CASE("run and explore print the checkers' findings; --no-check turns them o
   const auto explored = fencelab("explore --model sc " + kernel("fences/write_read_xy.cu"));
   CHECK(explored.exit_code == 0);
   CHECK(explored.output.find("diagnostics (fencelab check shows each with its source lines):\n"
-                             "  error    data race (WAR) on Y [data-race], lines 32, 37; 6 of 6 executions;") !=
+                             "  error    data race (WAR) on Y [data-race], lines 32, 37; 3 of 3 executions;") !=
         std::string::npos);
   CHECK(explored.output.find("holds    line 25: expect all: diagnostic data-race") != std::string::npos);
 
@@ -265,7 +265,8 @@ namespace {
 /** A kernel whose exhaustive search takes days, even reduced (six threads' atomics on one
  *  location are all dependent: 18!/(3!)^6 orders): the searches below end only when stopped. */
 std::string long_search() {
-  return write_temp("long_search.cu", "//@ launch grid=1 block=6\n//@ observe x\n__device__ int x;\n"
+  return write_temp("long_search.cu", "//@ launch grid=1 block=6\n//@ expect sc,gpu: always x == 18\n"
+                                      "//@ observe x\n__device__ int x;\n"
                                       "__global__ void k() { for (int i = 0; i < 3; ++i) atomicAdd(&x, 1); }\n");
 }
 
@@ -281,8 +282,8 @@ TEST_CASE("--time-limit ends explore, run and check with the partial report", "[
   CHECK(explored.exit_code == 0); // as for any search cut short: the expectations are unproven
   CHECK(contains(explored.output, "(search not complete, stopped: time limit of 1 s reached (--time-limit); not "
                                   "every execution was explored"));
-  CHECK(contains(explored.output, "output[0]=10 output[1]=18"));
-  CHECK(contains(explored.output, "unproven line 23: expect tso,gpu: always"));
+  CHECK(contains(explored.output, "x=18"));
+  CHECK(contains(explored.output, "unproven line 2: expect sc,gpu: always x == 18"));
 
   const auto run = fencelab("run --runs 1000000000 --seed 5 --time-limit 1 " + long_search());
   CHECK(run.exit_code == 0);
@@ -290,7 +291,7 @@ TEST_CASE("--time-limit ends explore, run and check with the partial report", "[
 
   const auto checked = fencelab("check --time-limit 1 " + std::string(kNoExecutionLimit) + " " + long_search());
   CHECK(checked.exit_code == 0);
-  CHECK(contains(checked.output, "; exhaustive search, not complete (stopped: time limit of 1 s reached "
+  CHECK(contains(checked.output, "; exhaustive search with partial-order reduction, not complete (stopped: time limit of 1 s reached "
                                  "(--time-limit)): "));
   CHECK(contains(checked.output, "no reports"));
 
@@ -312,19 +313,19 @@ TEST_CASE("Ctrl-C and SIGTERM end a search with the report so far", "[cli][contr
   CHECK(contains(interrupted.output, " executions (cut short, stopped: interrupted)"));
   // A Ctrl-C stops the search running and every later one of the command.
   CHECK(contains(interrupted.output, "  gpu: 0 executions (cut short, stopped: interrupted)"));
-  CHECK(contains(interrupted.output, "output[0]=10 output[1]=18"));
+  CHECK(contains(interrupted.output, "x=18"));
   CHECK(contains(interrupted.output, "expectations under sc:"));
 
   const auto terminated =
       fencelab_signalled({"explore", "--max-executions", "1000000000", long_search()}, SIGTERM, 1000ms);
   CHECK(terminated.exit_code == 0);
   CHECK(contains(terminated.output, "(search not complete, stopped: interrupted (SIGTERM); "));
-  CHECK(contains(terminated.output, "output[0]=10 output[1]=18"));
+  CHECK(contains(terminated.output, "x=18"));
 
   const auto checked =
       fencelab_signalled({"check", "--max-executions", "1000000000", long_search()}, SIGINT, 1000ms);
   CHECK(checked.exit_code == 0);
-  CHECK(contains(checked.output, "; exhaustive search, not complete (stopped: interrupted): "));
+  CHECK(contains(checked.output, "; exhaustive search with partial-order reduction, not complete (stopped: interrupted): "));
   CHECK(contains(checked.output, "summary: 0 errors, 0 warnings"));
 }
 
@@ -388,7 +389,7 @@ TEST_CASE("--grid and --block replace //@ launch's shape, and the reports say so
   CHECK(contains(fencelab("explore --json --model sc " + path, false).output, R"("shape_overrides":[])"));
 
   const auto checked = fencelab("check --grid 2 " + path);
-  CHECK(contains(checked.output, "under gpu, grid (2,1,1) block (2,1,1) (from --grid); exhaustive search, complete: all "));
+  CHECK(contains(checked.output, "under gpu, grid (2,1,1) block (2,1,1) (from --grid); exhaustive search with partial-order reduction, complete: all "));
 
   // A witness found under --grid replays under the same --grid, and is refused without it.
   const std::string token = last_witness(json.output);
@@ -427,7 +428,10 @@ TEST_CASE("a bad --grid or --block is a usage error (exit 2) in every command", 
 
 TEST_CASE("check says which search it used", "[cli][check]") {
   const auto exhaustive = fencelab("check " + kernel("fences/write_read_xy.cu"));
-  CHECK(contains(exhaustive.output, "grid (1,1,1) block (2,1,1); exhaustive search, complete: all 80 executions\n"));
+  CHECK(contains(exhaustive.output, "grid (1,1,1) block (2,1,1); exhaustive search with partial-order reduction, "
+                                    "complete: all 13 executions\n"));
+  const auto every_order = fencelab("check --reduction none " + kernel("fences/write_read_xy.cu"));
+  CHECK(contains(every_order.output, "grid (1,1,1) block (2,1,1); exhaustive search, complete: all 80 executions\n"));
 
   const auto sampled = fencelab("check --max-executions 100 --runs 50 " + long_search());
   CHECK(contains(sampled.output, "; random search: 50 executions (seed 1), as the exhaustive search was cut short "

@@ -271,7 +271,7 @@ ExplorationResult explore_checked(Machine& machine, MemoryModel& model, Checkers
   // Too many executions to visit all: sample instead, with the same checkers.
   ExplorationResult sampled =
       explore_random(machine, model, RandomOptions{budget.runs, budget.seed, 0.5, &checkers, budget.control});
-  sampled.exhaustive_cut_short_at = result.executions;
+  sampled.exhaustive_cut_short_at = result.executions + result.abandoned;
   return sampled;
 }
 

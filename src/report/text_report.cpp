@@ -22,11 +22,11 @@ RunStats RunStats::of(const ExplorationResult& result) {
 
 namespace {
 
-/** ", partial-order reduction: 12 more abandoned as repeats" for a dpor search. */
-std::string reduction_note(const ExplorationResult& r) {
+/** "partial-order reduction: 12 more abandoned as repeats" after `separator`, for a dpor search. */
+std::string reduction_note(const ExplorationResult& r, const char* separator) {
   if (r.reduction != "dpor") return "";
-  if (r.abandoned == 0) return ", partial-order reduction";
-  return fmt::format(", partial-order reduction: {} more abandoned as repeats", r.abandoned);
+  if (r.abandoned == 0) return fmt::format("{}partial-order reduction", separator);
+  return fmt::format("{}partial-order reduction: {} more abandoned as repeats", separator, r.abandoned);
 }
 
 std::string search_summary(const ExplorationResult& r) {
@@ -34,13 +34,13 @@ std::string search_summary(const ExplorationResult& r) {
     return r.stopped_because.empty()
                ? fmt::format("{} random executions (seed {})", r.executions, r.seed)
                : fmt::format("{} random executions (seed {}; stopped: {})", r.executions, r.seed, r.stopped_because);
-  if (r.complete) return fmt::format("{} executions (exhaustive{})", r.executions, reduction_note(r));
+  if (r.complete) return fmt::format("{} executions (exhaustive{})", r.executions, reduction_note(r, ", "));
   // A search is cut short by --max-executions unless a SearchControl says what stopped it.
   const std::string why = r.stopped_because.empty() ? "cut short by --max-executions:"
                                                     : "not complete, stopped: " + r.stopped_because + ";";
   return fmt::format("{} executions (search {} not every execution was explored, so absent outcomes are "
                      "not proven unreachable{})",
-                     r.executions, why, reduction_note(r));
+                     r.executions, why, reduction_note(r, "; "));
 }
 
 } // namespace
