@@ -25,7 +25,7 @@ struct ProcessResult {
   std::string output;
 };
 
-ProcessResult shell(const std::string& command) {
+[[maybe_unused]] ProcessResult shell(const std::string& command) {
   ProcessResult result;
   FILE* pipe = ::popen(("(" + command + ") 2>&1").c_str(), "r");
   REQUIRE(pipe != nullptr);
@@ -37,7 +37,7 @@ ProcessResult shell(const std::string& command) {
   return result;
 }
 
-std::string write_kernel(const std::string& name, const std::string& text) {
+[[maybe_unused]] std::string write_kernel(const std::string& name, const std::string& text) {
   const std::string path = "/tmp/fencelab_hardening_" + name + ".cu";
   FILE* f = std::fopen(path.c_str(), "w");
   REQUIRE(f != nullptr);

@@ -123,3 +123,25 @@ TEST_CASE("soak: dpor against the full search on many generated kernels", "[.soa
   compare_generated(seed ? std::strtoull(seed, nullptr, 10) : 1000000, count ? std::strtoull(count, nullptr, 10) : 1000,
                     50'000);
 }
+
+TEST_CASE("litmus kernels with results in memory reach their register twins' outcomes", "[reduction][litmus]") {
+  // The twins observe the same results in the same order (r0.. and out[0]..).
+  const std::pair<const char*, const char*> twins[] = {{"litmus/iriw_fences_device_dev.cu", "litmus/iriw_fences_inter.cu"},
+                                                       {"litmus/wrc_fences_device_dev.cu", "litmus/wrc_fences_inter.cu"}};
+  for (const auto& [in_memory, in_registers] : twins) {
+    Kernel a = kernel_from_file(catalogue_path(in_memory));
+    Kernel b = kernel_from_file(catalogue_path(in_registers));
+    for (const char* model_name : {"sc", "tso", "gpu"}) {
+      INFO(in_memory << " under " << model_name);
+      auto model = create_model(model_name);
+      const ExplorationResult ra = explore_exhaustive(*a.machine, *model, ExhaustiveOptions{100'000});
+      const ExplorationResult rb = explore_exhaustive(*b.machine, *model, ExhaustiveOptions{100'000});
+      REQUIRE(ra.complete);
+      REQUIRE(rb.complete);
+      std::set<std::vector<Word>> va, vb;
+      for (const OutcomeCount& o : ra.outcomes) va.insert(o.outcome.values);
+      for (const OutcomeCount& o : rb.outcomes) vb.insert(o.outcome.values);
+      CHECK(va == vb);
+    }
+  }
+}

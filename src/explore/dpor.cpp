@@ -33,6 +33,11 @@ void DporChoices::start_execution() {
   m_taken.clear();
 }
 
+void DporChoices::add_backtrack(Entry& entry, const ActorId& actor, std::vector<ActorId> wakeup) {
+  entry.backtrack.push_back(actor);
+  entry.wakeup.push_back(std::move(wakeup));
+}
+
 void DporChoices::schedule_point(std::span<const ActorId> actors) {
   close_step();
   m_schedule_pending = actors.size() > 1;
@@ -47,13 +52,23 @@ void DporChoices::schedule_point(std::span<const ActorId> actors) {
     auto asleep = [&entry](const ActorId& a) {
       return std::any_of(entry.sleep.begin(), entry.sleep.end(), [&a](const Sleeper& s) { return s.actor == a; });
     };
-    const auto first = std::find_if_not(entry.enabled.begin(), entry.enabled.end(), asleep);
+    auto first = std::find_if_not(entry.enabled.begin(), entry.enabled.end(), asleep);
     if (first == entry.enabled.end()) {
       m_abandoned = true;
       return;
     }
+    // Follow the guide of the race being reversed while it fits.
+    if (!m_guide.empty()) {
+      const auto guided = std::find(entry.enabled.begin(), entry.enabled.end(), m_guide.front());
+      if (guided != entry.enabled.end() && !asleep(*guided)) {
+        first = guided;
+        m_guide.erase(m_guide.begin());
+      } else {
+        m_guide.clear();
+      }
+    }
     entry.chosen = static_cast<uint32_t>(first - entry.enabled.begin());
-    entry.backtrack.push_back(*first);
+    add_backtrack(entry, *first, {});
     m_stack.push_back(std::move(entry));
   }
   const Entry& entry = m_stack[m_position];
@@ -113,7 +128,7 @@ void DporChoices::finish_execution(const ExecutionResult& result) {
       (status == ExecutionStatus::RuntimeError || status == ExecutionStatus::StepLimit)) {
     Entry& last = m_stack[m_steps.back().entry];
     for (const ActorId& actor : last.enabled)
-      if (!contains(last.backtrack, actor)) last.backtrack.push_back(actor);
+      if (!contains(last.backtrack, actor)) add_backtrack(last, actor, {});
   }
 }
 
@@ -249,13 +264,16 @@ void DporChoices::reverse_race(size_t i, size_t j, const std::vector<Clock>& clo
       earliest.emplace_back(actor_index[k], k);
     }
   };
+  std::vector<size_t> sequence;
   for (size_t k = i + 1; k < j; ++k) {
     if (happens_before(clocks[k], first_actor, i)) continue;
+    sequence.push_back(k);
     consider(k);
     if (std::none_of(earliest.begin(), earliest.end(), [&](const auto& e) { return e.first == actor_index[k]; }))
       earliest.emplace_back(actor_index[k], k);
   }
   consider(j);
+  sequence.push_back(j);
 
   for (size_t k : initials) {
     const ActorId& actor = m_steps[k].actor;
@@ -265,16 +283,17 @@ void DporChoices::reverse_race(size_t i, size_t j, const std::vector<Clock>& clo
     return contains(entry.enabled, actor) &&
            std::none_of(entry.sleep.begin(), entry.sleep.end(), [&](const Sleeper& s) { return s.actor == actor; });
   };
-  // Prefer j's own actor, as the race's reversal names it.
-  if (std::find(initials.begin(), initials.end(), j) != initials.end() && schedulable(m_steps[j].actor)) {
-    entry.backtrack.push_back(m_steps[j].actor);
-    return;
-  }
-  for (size_t k : initials) {
-    if (!schedulable(m_steps[k].actor)) continue;
-    entry.backtrack.push_back(m_steps[k].actor);
-    return;
-  }
+  // Prefer j's own actor, as the race's reversal names it; the rest of the sequence guides.
+  auto schedule = [&](size_t k) {
+    std::vector<ActorId> wakeup;
+    for (size_t m : sequence)
+      if (m != k) wakeup.push_back(m_steps[m].actor);
+    add_backtrack(entry, m_steps[k].actor, std::move(wakeup));
+  };
+  if (std::find(initials.begin(), initials.end(), j) != initials.end() && schedulable(m_steps[j].actor))
+    return schedule(j);
+  for (size_t k : initials)
+    if (schedulable(m_steps[k].actor)) return schedule(k);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -282,6 +301,7 @@ void DporChoices::reverse_race(size_t i, size_t j, const std::vector<Clock>& clo
 
 bool DporChoices::advance() {
   m_stack.resize(m_position);
+  m_guide.clear();
   while (!m_stack.empty()) {
     Entry& entry = m_stack.back();
     if (!entry.schedule) {
@@ -298,13 +318,15 @@ bool DporChoices::advance() {
       entry.explored.push_back(Sleeper{current, std::move(entry.chosen_union)});
     }
     entry.chosen_union.clear();
-    for (const ActorId& actor : entry.backtrack) {
+    for (size_t b = 0; b < entry.backtrack.size(); ++b) {
+      const ActorId& actor = entry.backtrack[b];
       if (contains(entry.done, actor)) continue;
       if (std::any_of(entry.sleep.begin(), entry.sleep.end(), [&](const Sleeper& s) { return s.actor == actor; }))
         continue;
       const auto it = std::find(entry.enabled.begin(), entry.enabled.end(), actor);
       if (it == entry.enabled.end()) continue;
       entry.chosen = static_cast<uint32_t>(it - entry.enabled.begin());
+      m_guide = entry.wakeup[b];
       return true;
     }
     m_stack.pop_back();

@@ -59,6 +59,10 @@ private:
     uint32_t chosen = 0;  ///< value decisions: the option; scheduling: index into `enabled`
     std::vector<ActorId> enabled;
     std::vector<ActorId> backtrack; ///< actors to explore here (source set)
+    /** Per backtrack actor: the rest of the reversed race's sequence, to follow after it (a
+     *  guide, as optimal DPOR's wakeup trees; any order would be sound, this one avoids
+     *  wandering into orders that sleep sets then abandon). */
+    std::vector<std::vector<ActorId>> wakeup;
     std::vector<ActorId> done;      ///< explored here
     std::vector<Sleeper> sleep;     ///< asleep on arrival here
     std::vector<Sleeper> explored;  ///< done actors with the footprints their steps had
@@ -71,6 +75,7 @@ private:
   };
 
   void close_step();
+  void add_backtrack(Entry& entry, const ActorId& actor, std::vector<ActorId> wakeup);
   std::vector<Sleeper> sleep_after(const Entry& parent, const Step& step) const;
   void analyse_races();
   void reverse_race(size_t first, size_t second, const std::vector<std::vector<uint32_t>>& clocks,
@@ -86,6 +91,7 @@ private:
   bool m_schedule_pending = false; ///< a scheduling point whose choose() is still to come
   bool m_abandoned = false;
   std::vector<uint32_t> m_taken;
+  std::vector<ActorId> m_guide; ///< actors to prefer at the next new scheduling points, in order
 };
 
 } // namespace fencelab

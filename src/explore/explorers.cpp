@@ -199,7 +199,7 @@ void explore_every_sequence(Machine& machine, MemoryModel& model, const Exhausti
 }
 
 /** Source-DPOR (dpor.h): one execution per class of equivalent orders, and a few abandoned
- *  part-way; the budget counts both. */
+ *  part-way (they repeat explored ones); --max-executions counts both, as both take time. */
 void explore_with_dpor(Machine& machine, MemoryModel& model, const ExhaustiveOptions& options,
                        OutcomeTable& table, ExplorationResult& result) {
   DporChoices choices;

@@ -1,0 +1,31 @@
+// ISA2 with block-scope fences, every result stored to a __device__ variable instead of a register.
+// Source: fencelab (issue 11: litmus kernels whose results live in memory, which the
+// plain exhaustive search could not finish); verdicts as in LITMUS.md.
+// Teaches: a chain of message passing through three threads: with fences of device or system scope the
+// last thread must see the first store; block-scope fences between blocks order nothing.
+// Each thread is its own block, so block-scope fences do not reach the other threads.
+//@ launch grid=3 block=1
+//@ observe out[0] out[1] out[2]
+//@ expect sc: unreachable out[0]=1 out[1]=1 out[2]=0
+//@ expect tso: unreachable out[0]=1 out[1]=1 out[2]=0
+//@ expect gpu: reachable out[0]=1 out[1]=1 out[2]=0
+//@ expect all: diagnostic data-race
+
+__device__ int x = 0, y = 0, z = 0;
+__device__ int out[3];
+
+__global__ void isa2_fences_block_dev() {
+    if (blockIdx.x == 0) {
+        x = 1;
+        __threadfence_block();
+        y = 1;
+    } else if (blockIdx.x == 1) {
+        out[0] = y;
+        __threadfence_block();
+        z = 1;
+    } else if (blockIdx.x == 2) {
+        out[1] = z;
+        __threadfence_block();
+        out[2] = x;
+    }
+}
