@@ -57,6 +57,13 @@ void DporChoices::schedule_point(std::span<const ActorId> actors) {
       m_abandoned = true;
       return;
     }
+    // Threads before drains: a buffered store then mostly drains at the fence, barrier or
+    // atomic that forces it, and an early drain is explored only where a race asks for one
+    // (any first choice is sound; this one makes far fewer executions of barrier code).
+    const auto thread = std::find_if(first, entry.enabled.end(), [&asleep](const ActorId& a) {
+      return a.kind == ObjectKind::Thread && !asleep(a);
+    });
+    if (thread != entry.enabled.end()) first = thread;
     // Follow the guide of the race being reversed while it fits.
     if (!m_guide.empty()) {
       const auto guided = std::find(entry.enabled.begin(), entry.enabled.end(), m_guide.front());
@@ -115,12 +122,18 @@ void DporChoices::close_step() {
   m_current.clear();
   Step& step = m_steps.back();
   merge_into(m_stack[step.entry].chosen_union, footprint);
+  // A barrier release is part of what the arrival that made it due does: an actor put to
+  // sleep after that arrival must be woken by whatever conflicts with the release too.
+  size_t trigger = m_steps.size() - 1;
+  while (trigger > 0 && m_steps[trigger].actor.kind == ObjectKind::Barrier) --trigger;
+  if (trigger != m_steps.size() - 1) merge_into(m_stack[m_steps[trigger].entry].chosen_union, footprint);
   step.footprint = std::move(footprint);
 }
 
 void DporChoices::finish_execution(const ExecutionResult& result) {
   close_step();
   analyse_races();
+  schedule_disabled_drains();
   // A step that ends the execution (a runtime error, the step limit) disables every other
   // actor: whatever they would have done first is explored by scheduling each of them there.
   const ExecutionStatus status = result.outcome.status;
@@ -210,10 +223,11 @@ void DporChoices::analyse_races() {
     candidates.clear();
     auto access = [&](const ObjectId& object, bool write) {
       ObjectState& state = objects[object];
-      // Enabling (a thread's control written by a barrier release or a wake-up, then the
-      // thread's step) orders but can never be reversed: the enabled step could not have run
-      // first. The other way round (a thread's step, then a write of its control) can.
-      if (state.last_write >= 0) candidates.emplace_back(uint32_t(state.last_write), object.kind != ObjectKind::Thread);
+      // Enabling (a thread's control written by a barrier release or a wake-up, an arrival
+      // read by the release), then the enabled step: ordered, but never reversible, as the
+      // enabled step could not have run first. The other way round (a thread's step, then a
+      // write of its control) can be.
+      if (state.last_write >= 0) candidates.emplace_back(uint32_t(state.last_write), !object.enables());
       if (write) {
         for (uint32_t r : state.reads) candidates.emplace_back(r, true);
         state.last_write = int64_t(j);
@@ -227,10 +241,11 @@ void DporChoices::analyse_races() {
     if (own == step.footprint.end() || !(own->object == step.actor)) access(step.actor, false);
     for (const Access& x : step.footprint) access(x.object, x.write);
 
-    // Latest first (and reversible first, for one step met through several objects): an earlier step that happens before a later direct predecessor of j is
+    // Latest first (and, for one step met through several objects, enabling first: a step that
+    // enabled j can never follow it): an earlier step that happens before a later direct predecessor of j is
     // ordered with j through it, so it is no race.
     std::sort(candidates.begin(), candidates.end(),
-              [](const auto& x, const auto& y) { return x.first > y.first || (x.first == y.first && x.second > y.second); });
+              [](const auto& x, const auto& y) { return x.first > y.first || (x.first == y.first && x.second < y.second); });
     uint32_t last = UINT32_MAX;
     for (const auto& [i, reversible] : candidates) {
       if (i == last || i == j) continue;
@@ -247,11 +262,33 @@ void DporChoices::analyse_races() {
   for (const auto& [i, j] : races) reverse_race(i, j, clocks, actor_index);
 }
 
+// A step that drains another actor's buffer lane (a fence, an atomic or a barrier release
+// draining what a drain step could have drained by itself) disables that drain step: the
+// executions where the drain came first differ, and no race in this one shows them. So the
+// drain is also explored first (the classic DPOR rule for disabled transitions; Flanagan and
+// Godefroid, POPL 2005).
+void DporChoices::schedule_disabled_drains() {
+  for (size_t i = 0; i < m_steps.size(); ++i) {
+    size_t at = i;
+    while (at > 0 && m_steps[at].actor.kind == ObjectKind::Barrier) --at; // as in reverse_race
+    Entry& entry = m_stack[m_steps[at].entry];
+    for (const Access& a : m_steps[i].footprint) {
+      if (a.object.kind != ObjectKind::BufferLane || !a.write || a.object == m_steps[i].actor) continue;
+      if (!contains(entry.enabled, a.object) || contains(entry.backtrack, a.object)) continue;
+      if (a.object == m_steps[at].actor) continue;
+      add_backtrack(entry, a.object, {});
+    }
+  }
+}
+
 // For the race i < j: the steps after i that do not happen after it, then j (notdep(i).j).
 // An actor whose first step there has no predecessor there can start that sequence at the
 // state before i (an initial). Unless one already is to be explored there, schedule one.
 void DporChoices::reverse_race(size_t i, size_t j, const std::vector<Clock>& clocks,
                                const std::vector<uint32_t>& actor_index) {
+  // A barrier release is no choice: it follows the last arrival at once, so its order is
+  // changed at the step that made it due (the arrival just before it).
+  while (i > 0 && m_steps[i].actor.kind == ObjectKind::Barrier) --i;
   Entry& entry = m_stack[m_steps[i].entry];
   const uint32_t first_actor = actor_index[i];
   std::vector<std::pair<uint32_t, size_t>> earliest; // actor -> its first step in the sequence

@@ -78,6 +78,7 @@ private:
   void add_backtrack(Entry& entry, const ActorId& actor, std::vector<ActorId> wakeup);
   std::vector<Sleeper> sleep_after(const Entry& parent, const Step& step) const;
   void analyse_races();
+  void schedule_disabled_drains();
   void reverse_race(size_t first, size_t second, const std::vector<std::vector<uint32_t>>& clocks,
                     const std::vector<uint32_t>& actor_index);
   static bool independent(const Footprint& a, const ActorId& actor_a, const Footprint& b, const ActorId& actor_b);

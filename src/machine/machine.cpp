@@ -412,6 +412,7 @@ void Machine::Impl::after_resume(SimThread& thread) {
     }
     return;
   case ThreadStatus::AtBarrier:
+    touch(ObjectId::arrival(thread.ref.slot.value), true);
     ++block.arrived;
     if (block.arrived == block.live) block_work.push_back({BlockWork::Kind::ReleaseBarrier, thread.ref.block_slot});
     return;
@@ -424,6 +425,7 @@ void Machine::Impl::after_resume(SimThread& thread) {
       emit(std::move(e));
     }
     model->thread_exit(thread.ref);
+    touch(ObjectId::arrival(thread.ref.slot.value), true); // a barrier no longer waits for it
     --block.live;
     if (block.live == 0) {
       block_work.push_back({BlockWork::Kind::Retire, thread.ref.block_slot});
@@ -450,6 +452,13 @@ void Machine::Impl::release_barrier(ResidentBlock& block) {
     count += t.barrier_predicate ? 1 : 0;
   }
   if (barrier_loop_detected(block, participants)) return;
+  // The release is a step of its own for the reduction, by the block's barrier: attributed to
+  // whichever arrival came last, it would make every arrival order look different.
+  if (recording_footprints) {
+    const ActorId barrier_actor = ObjectId::barrier(static_cast<uint32_t>(&block - blocks.data()));
+    choices->schedule_point(std::span<const ActorId>(&barrier_actor, 1));
+  }
+  for (uint32_t slot : block.thread_slots) touch(ObjectId::arrival(slot), false);
   for (const ThreadRef& ref : participants) touch(ObjectId::thread(ref.slot.value), true);
   model->barrier(participants);
   if (observing()) {

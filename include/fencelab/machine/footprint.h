@@ -25,6 +25,10 @@ enum class ObjectKind : uint8_t {
   FenceView,  ///< a scope instance's fence view (gpu): a block's, the device's, the system's
   Thread,     ///< a thread's control: written by whatever enables it (a barrier release, a
               ///< warp operation completing, a block admitted, a store waking a spinner)
+  Arrival,    ///< that a thread has arrived at its block's barrier (or exited): each arrival
+              ///< writes its own, the release reads them all, so the release follows every
+              ///< arrival and arrivals stay independent of one another
+  Barrier,    ///< a block's barrier, as the actor of its release (a step of its own)
   Admission,  ///< which block becomes resident next
   Observed,   ///< an observed local variable's recorded value
   LanePoint,  ///< whether a lane waits at __activemask, which its warp-mates' __activemask reads
@@ -44,6 +48,10 @@ struct ObjectId {
   static ObjectId lane(uint32_t slot, uint64_t lane_key) { return {ObjectKind::BufferLane, slot, lane_key}; }
   static ObjectId view(uint32_t slot) { return {ObjectKind::View, slot, 0}; }
   static ObjectId thread(uint32_t slot) { return {ObjectKind::Thread, slot, 0}; }
+  static ObjectId arrival(uint32_t slot) { return {ObjectKind::Arrival, slot, 0}; }
+  static ObjectId barrier(uint32_t block_slot) { return {ObjectKind::Barrier, block_slot, 0}; }
+  /** Whether writing it enables a step (one that reads it can never run before the writer). */
+  bool enables() const { return kind == ObjectKind::Thread || kind == ObjectKind::Arrival; }
 };
 
 /** Who takes a step: a thread (ObjectId::thread) or a buffer lane (ObjectId::lane). */
