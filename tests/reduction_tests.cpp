@@ -85,7 +85,8 @@ void compare_generated(uint64_t first_seed, uint64_t count, uint64_t budget) {
       else ++full_only;
     }
   }
-  WARN(compared << " (kernel, model) pairs compared; " << full_only << " skipped (full search over budget)");
+  WARN(compared << " (kernel, model) pairs compared; " << full_only << " skipped (full search over " << budget
+                << " executions)");
   CHECK(compared >= count); // on average, at least one model per kernel whose full search fits
 }
 
@@ -116,12 +117,15 @@ TEST_CASE("dpor gives the outcomes and reports of the full search on generated l
 }
 
 // Hidden from the default run (Catch2's "." tag): tools/reduction-soak runs it with
-// FENCELAB_SOAK_KERNELS=N and FENCELAB_SOAK_SEED=S.
+// FENCELAB_SOAK_KERNELS=N, FENCELAB_SOAK_SEED=S and FENCELAB_SOAK_BUDGET=E (the full
+// search's execution budget).
 TEST_CASE("soak: dpor against the full search on many generated kernels", "[.soak]") {
-  const char* count = std::getenv("FENCELAB_SOAK_KERNELS");
-  const char* seed = std::getenv("FENCELAB_SOAK_SEED");
-  compare_generated(seed ? std::strtoull(seed, nullptr, 10) : 1000000, count ? std::strtoull(count, nullptr, 10) : 1000,
-                    50'000);
+  auto number = [](const char* name, uint64_t otherwise) {
+    const char* text = std::getenv(name);
+    return text ? std::strtoull(text, nullptr, 10) : otherwise;
+  };
+  compare_generated(number("FENCELAB_SOAK_SEED", 1000000), number("FENCELAB_SOAK_KERNELS", 1000),
+                    number("FENCELAB_SOAK_BUDGET", 20'000));
 }
 
 TEST_CASE("litmus kernels with results in memory reach their register twins' outcomes", "[reduction][litmus]") {
