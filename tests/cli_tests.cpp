@@ -274,7 +274,7 @@ const char* kNoExecutionLimit = "--max-executions 1000000000";
 
 } // namespace
 
-TEST_CASE("--time-limit ends explore, run and check with the partial report", "[cli][control]") {
+TEST_CASE("the --time-limit option ends explore, run and check with the partial report", "[cli][control]") {
   const auto start = std::chrono::steady_clock::now();
   const auto explored = fencelab("explore --time-limit 1 " + std::string(kNoExecutionLimit) + " " + long_search());
   CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(10));
@@ -370,7 +370,7 @@ std::string last_witness(const std::string& json) {
 
 } // namespace
 
-TEST_CASE("--grid and --block replace //@ launch's shape, and the reports say so", "[cli][shape]") {
+TEST_CASE("the --grid and --block options replace the launch directive's shape, and the reports say so", "[cli][shape]") {
   const auto path = write_temp("counter.cu", kCounter);
   const auto as_written = fencelab("explore --model sc " + path);
   CHECK(contains(as_written.output, "kernel k, grid (1,1,1) block (2,1,1)\n"));
