@@ -80,8 +80,26 @@ std::vector<std::string> explain_execution(const Program& program, const std::ve
     shadow.newest[l.key()] = StoreRecord{writer, value, store};
   };
   const bool buffered_model = context.model != "sc";
+  // Fences, barriers and atomics drain buffered stores inside the thread's own step, with no
+  // event of their own: the shadow drains them there (tso: the whole buffer; gpu: a fence or
+  // barrier the whole buffer, an atomic its location's stores).
+  auto drain_thread = [&](ThreadId thread, const Location* only) {
+    auto& pending = shadow.buffered[thread];
+    for (auto it = pending.begin(); it != pending.end();) {
+      if (only != nullptr && !((*it)->location == *only)) {
+        ++it;
+        continue;
+      }
+      record_drain((*it)->location, thread, (*it)->value, *it);
+      it = pending.erase(it);
+    }
+  };
   for (const Event& e : events) {
     switch (e.kind) {
+    case EventKind::Fence: drain_thread(e.thread, nullptr); break;
+    case EventKind::BarrierRelease:
+      for (const auto& [thread, range] : e.waiting) drain_thread(thread, nullptr);
+      break;
     case EventKind::Store:
       if (buffered_model) shadow.buffered[e.thread].push_back(&e);
       else record_drain(e.location, e.thread, e.value, &e);
@@ -97,7 +115,10 @@ std::vector<std::string> explain_execution(const Program& program, const std::ve
       }
       break;
     }
-    case EventKind::Atomic: record_drain(e.location, e.thread, e.value, &e); break;
+    case EventKind::Atomic:
+      drain_thread(e.thread, context.model == "tso" ? nullptr : &e.location);
+      record_drain(e.location, e.thread, e.value, &e);
+      break;
     case EventKind::Load: {
       // Its own buffered store?
       const auto& own = shadow.buffered[e.thread];
