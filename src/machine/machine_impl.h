@@ -209,6 +209,8 @@ struct Machine::Impl final : FootprintSink {
   void before_read_event(SimThread& thread, EventKind kind, SourceRange range, Location location);
   void after_read_event(SimThread& thread, bool changed_memory);
   void take_snapshot(const SimThread& thread, SourceRange range, Location location, ThreadSnapshot& into) const;
+  /** Tells the observer about a runtime error (an Error event), if one listens. */
+  void emit_error(const SimThread& thread, SourceRange range, const std::string& message);
   /** Ends the execution from scheduler context (not inside a thread's fiber, where fault()
    *  throws instead); the first stop wins. */
   void stop_execution(const SimThread& thread, SourceRange range, std::string message,

@@ -1,0 +1,120 @@
+// __syncthreads: arriving, the release (the model drains and joins; the _count/_and/_or
+// results), and recognising a barrier loop that can never end (see machine_impl.h).
+#include "machine_impl.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+namespace fencelab {
+
+void Machine::Impl::release_barrier(ResidentBlock& block) {
+  // __syncthreads: "waits until all threads in the thread block have reached this point and
+  // all global and shared memory accesses made by these threads prior to __syncthreads() are
+  // visible to all threads in the block" (Programming Guide 10.6). The model drains and joins.
+  std::vector<ThreadRef> participants;
+  Word count = 0;
+  for (uint32_t slot : block.thread_slots) {
+    SimThread& t = threads[slot];
+    if (t.status != ThreadStatus::AtBarrier) continue;
+    participants.push_back(t.ref);
+    count += t.barrier_predicate ? 1 : 0;
+  }
+  if (barrier_loop_detected(block, participants)) return;
+  // The release is a step of its own for the reduction, by the block's barrier: attributed to
+  // whichever arrival came last, it would make every arrival order look different.
+  if (recording_footprints) {
+    const ActorId barrier_actor = ObjectId::barrier(static_cast<uint32_t>(&block - blocks.data()));
+    choices->schedule_point(std::span<const ActorId>(&barrier_actor, 1));
+  }
+  for (uint32_t slot : block.thread_slots) touch(ObjectId::arrival(slot), false);
+  for (const ThreadRef& ref : participants) touch(ObjectId::thread(ref.slot.value), true);
+  model->barrier(participants);
+  if (observing()) {
+    Event e;
+    e.kind = EventKind::BarrierRelease;
+    e.thread = threads[block.thread_slots[0]].ref.id;
+    e.text = fmt::format("{} threads of block {}", participants.size(), block.linear_index);
+    const std::string detail = model->explain_last_barrier();
+    if (!detail.empty()) e.text += "; " + detail;
+    for (uint32_t slot : block.thread_slots) {
+      const SimThread& t = threads[slot];
+      if (t.status == ThreadStatus::AtBarrier) e.waiting.emplace_back(t.ref.id, t.pending.range);
+      else if (t.status == ThreadStatus::Done) e.exited.push_back(t.ref.id);
+    }
+    emit(std::move(e));
+  }
+  block.arrived = 0;
+  // __syncthreads_count returns how many threads' predicate was non-zero; _and whether all
+  // were; _or whether any was (Programming Guide 10.6).
+  const Word total = participants.size();
+  for (const ThreadRef& ref : participants) {
+    SimThread& t = threads[ref.slot.value];
+    switch (t.barrier_kind) {
+    case Builtin::SyncthreadsCount: t.barrier_result = count; break;
+    case Builtin::SyncthreadsAnd: t.barrier_result = count == total ? 1 : 0; break;
+    case Builtin::SyncthreadsOr: t.barrier_result = count > 0 ? 1 : 0; break;
+    default: t.barrier_result = 0; break;
+    }
+    t.status = ThreadStatus::AtEvent;
+  }
+  // Released threads run on to their next visible event (local work needs no decision).
+  for (const ThreadRef& ref : participants) {
+    if (execution_fault) return;
+    SimThread& t = threads[ref.slot.value];
+    if (t.status == ThreadStatus::AtEvent && t.pending.kind == EventKind::BarrierArrive) resume(t);
+  }
+}
+
+bool Machine::Impl::barrier_loop_detected(ResidentBlock& block, const std::vector<ThreadRef>& participants) {
+  // Every participant arrives at the same barrier in the same private state as last round,
+  // having performed no visible event since, and no thread exited in between: each round
+  // computes only from that state, so the block repeats this round forever (hardening issue,
+  // case B: `while (1) __syncthreads();`).
+  const bool same_round =
+      participants.size() == block.last_round_size &&
+      std::all_of(participants.begin(), participants.end(),
+                  [this](const ThreadRef& ref) { return threads[ref.slot.value].barrier_repeat; });
+  block.last_round_size = static_cast<uint32_t>(participants.size());
+  const SimThread& first = threads[participants.front().slot.value];
+  if (same_round) {
+    stop_execution(first, first.pending.range,
+                   fmt::format("block {} repeats __syncthreads at line {} forever: its threads return to it "
+                               "with nothing changed (an infinite loop)",
+                               block.linear_index, program.source->position(first.pending.range.begin).line),
+                   ExecutionStatus::StepLimit);
+    return true;
+  }
+  if (++barrier_rounds > options.max_barrier_rounds) {
+    stop_execution(first, first.pending.range,
+                   fmt::format("stopped after {} barrier rounds (--max-barrier-rounds): a block may loop forever",
+                               options.max_barrier_rounds),
+                   ExecutionStatus::StepLimit);
+    return true;
+  }
+  return false;
+}
+
+void Machine::Impl::arrive_at_barrier(SimThread& thread, SourceRange range) {
+  thread.pending = PendingEvent{EventKind::BarrierArrive, range};
+  thread.status = ThreadStatus::AtBarrier;
+  thread.local_steps = 0;
+  // For barrier_loop_detected: the same state as at the previous arrival, nothing visible since.
+  ThreadSnapshot now;
+  take_snapshot(thread, range, Location{}, now);
+  thread.barrier_repeat = thread.events_at_barrier == thread.visible_events && now == thread.barrier_snapshot &&
+                          thread.barrier_predicate == thread.barrier_predicate_before;
+  thread.barrier_snapshot = std::move(now);
+  ++thread.visible_events; // a barrier is a visible event (it ends a spin iteration)
+  thread.events_at_barrier = thread.visible_events;
+  thread.barrier_predicate_before = thread.barrier_predicate;
+  if (observing()) {
+    Event e;
+    e.kind = EventKind::BarrierArrive;
+    e.thread = thread.ref.id;
+    e.range = range;
+    emit(std::move(e));
+  }
+  thread.scheduler = std::move(thread.scheduler).resume();
+}
+
+} // namespace fencelab
