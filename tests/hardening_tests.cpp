@@ -20,23 +20,6 @@ OutcomeCount run_once(const std::string& text, const std::string& model_name = "
   return r.outcomes.front();
 }
 
-struct ProcessResult {
-  int exit_code = -1; ///< -1 when it ended by a signal
-  std::string output;
-};
-
-[[maybe_unused]] ProcessResult shell(const std::string& command) {
-  ProcessResult result;
-  FILE* pipe = ::popen(("(" + command + ") 2>&1").c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  char buffer[4096];
-  size_t n;
-  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) result.output.append(buffer, n);
-  const int status = ::pclose(pipe);
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return result;
-}
-
 [[maybe_unused]] std::string write_kernel(const std::string& name, const std::string& text) {
   const std::string path = "/tmp/fencelab_hardening_" + name + ".cu";
   FILE* f = std::fopen(path.c_str(), "w");
@@ -121,7 +104,7 @@ TEST_CASE("C: running out of address space for fiber stacks ends the run with a 
 #else
   // Aborted with std::bad_alloc thrown from StackPool::deallocate while fibers were reset.
   const std::string kernel = write_kernel("c", "//@ launch grid=65535 block=4\n__global__ void k() { __syncwarp(0xf); }\n");
-  const ProcessResult r = shell("ulimit -v 4000000; " + std::string(FENCELAB_BINARY) + " run --runs 2 --seed 1 " + kernel);
+  const ProcessResult r = run_process("ulimit -v 4000000; " + std::string(FENCELAB_BINARY) + " run --runs 2 --seed 1 " + kernel);
   INFO(r.output);
   CHECK(r.exit_code == 1);
   CHECK(r.output.find("cannot map a fiber stack") != std::string::npos);
@@ -149,7 +132,7 @@ __device__ int x;
 __global__ void k() { int v[131072]; v[threadIdx.x] = x; x = v[threadIdx.x]; }
 )");
   const ProcessResult r =
-      shell("ulimit -v 4000000; " + std::string(FENCELAB_BINARY) + " run --runs 1 --seed 1 --stack-size 16384 " + kernel);
+      run_process("ulimit -v 4000000; " + std::string(FENCELAB_BINARY) + " run --runs 1 --seed 1 --stack-size 16384 " + kernel);
   INFO(r.output);
   CHECK(r.exit_code == 1);
   const bool named = r.output.find("cannot map a fiber stack") != std::string::npos ||

@@ -19,23 +19,6 @@ OutcomeCount only_outcome(const std::string& text, MachineOptions options = {}) 
   return r.outcomes.front();
 }
 
-struct ProcessResult {
-  int exit_code = -1;
-  std::string output;
-};
-
-ProcessResult run_process(const std::string& command) {
-  ProcessResult result;
-  FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  char buffer[4096];
-  size_t n;
-  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) result.output.append(buffer, n);
-  const int status = ::pclose(pipe);
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return result;
-}
-
 } // namespace
 
 TEST_CASE("an out-of-bounds write is a runtime error at its source location", "[machine][errors]") {

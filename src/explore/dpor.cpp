@@ -18,6 +18,11 @@ using Clock = std::vector<uint32_t>;
 
 bool happens_before(const Clock& later, uint32_t actor, size_t step) { return later[actor] > step; }
 
+template <typename Sleepers>
+bool listed(const Sleepers& sleepers, const ActorId& actor) {
+  return std::any_of(sleepers.begin(), sleepers.end(), [&actor](const auto& s) { return s.actor == actor; });
+}
+
 } // namespace
 
 // ---------------------------------------------------------------------------------------------
@@ -49,9 +54,7 @@ void DporChoices::schedule_point(std::span<const ActorId> actors) {
     if (!m_steps.empty()) entry.sleep = sleep_after(m_stack[m_steps.back().entry], m_steps.back());
     // The first actor that does not sleep; if every one sleeps, this execution only repeats
     // explored ones (sleep-set blocked) and is abandoned.
-    auto asleep = [&entry](const ActorId& a) {
-      return std::any_of(entry.sleep.begin(), entry.sleep.end(), [&a](const Sleeper& s) { return s.actor == a; });
-    };
+    auto asleep = [&entry](const ActorId& a) { return listed(entry.sleep, a); };
     auto first = std::find_if_not(entry.enabled.begin(), entry.enabled.end(), asleep);
     if (first == entry.enabled.end()) {
       m_abandoned = true;
@@ -124,10 +127,14 @@ void DporChoices::close_step() {
   merge_into(m_stack[step.entry].chosen_union, footprint);
   // A barrier release is part of what the arrival that made it due does: an actor put to
   // sleep after that arrival must be woken by whatever conflicts with the release too.
-  size_t trigger = m_steps.size() - 1;
-  while (trigger > 0 && m_steps[trigger].actor.kind == ObjectKind::Barrier) --trigger;
+  const size_t trigger = trigger_of(m_steps.size() - 1);
   if (trigger != m_steps.size() - 1) merge_into(m_stack[m_steps[trigger].entry].chosen_union, footprint);
   step.footprint = std::move(footprint);
+}
+
+size_t DporChoices::trigger_of(size_t step) const {
+  while (step > 0 && m_steps[step].actor.kind == ObjectKind::Barrier) --step;
+  return step;
 }
 
 void DporChoices::finish_execution(const ExecutionResult& result) {
@@ -269,8 +276,7 @@ void DporChoices::analyse_races() {
 // Godefroid, POPL 2005).
 void DporChoices::schedule_disabled_drains() {
   for (size_t i = 0; i < m_steps.size(); ++i) {
-    size_t at = i;
-    while (at > 0 && m_steps[at].actor.kind == ObjectKind::Barrier) --at; // as in reverse_race
+    const size_t at = trigger_of(i); // as in reverse_race
     Entry& entry = m_stack[m_steps[at].entry];
     for (const Access& a : m_steps[i].footprint) {
       if (a.object.kind != ObjectKind::BufferLane || !a.write || a.object == m_steps[i].actor) continue;
@@ -288,37 +294,30 @@ void DporChoices::reverse_race(size_t i, size_t j, const std::vector<Clock>& clo
                                const std::vector<uint32_t>& actor_index) {
   // A barrier release is no choice: it follows the last arrival at once, so its order is
   // changed at the step that made it due (the arrival just before it).
-  while (i > 0 && m_steps[i].actor.kind == ObjectKind::Barrier) --i;
+  i = trigger_of(i);
   Entry& entry = m_stack[m_steps[i].entry];
   const uint32_t first_actor = actor_index[i];
   std::vector<std::pair<uint32_t, size_t>> earliest; // actor -> its first step in the sequence
-  std::vector<size_t> initials;
-  auto consider = [&](size_t k) {
-    for (const auto& [actor, m] : earliest)
-      if (happens_before(clocks[k], actor, m)) return; // k has a predecessor in the sequence
-    if (std::none_of(earliest.begin(), earliest.end(), [&](const auto& e) { return e.first == actor_index[k]; })) {
-      initials.push_back(k);
-      earliest.emplace_back(actor_index[k], k);
-    }
-  };
-  std::vector<size_t> sequence;
-  for (size_t k = i + 1; k < j; ++k) {
-    if (happens_before(clocks[k], first_actor, i)) continue;
+  std::vector<size_t> initials, sequence;
+  auto visit = [&](size_t k) {
     sequence.push_back(k);
-    consider(k);
-    if (std::none_of(earliest.begin(), earliest.end(), [&](const auto& e) { return e.first == actor_index[k]; }))
-      earliest.emplace_back(actor_index[k], k);
-  }
-  consider(j);
-  sequence.push_back(j);
+    const auto same_actor = [&](const auto& e) { return e.first == actor_index[k]; };
+    if (std::any_of(earliest.begin(), earliest.end(), same_actor)) return; // not its actor's first
+    const bool preceded = std::any_of(earliest.begin(), earliest.end(),
+                                      [&](const auto& e) { return happens_before(clocks[k], e.first, e.second); });
+    if (!preceded) initials.push_back(k);
+    earliest.emplace_back(actor_index[k], k);
+  };
+  for (size_t k = i + 1; k < j; ++k)
+    if (!happens_before(clocks[k], first_actor, i)) visit(k);
+  visit(j);
 
   for (size_t k : initials) {
     const ActorId& actor = m_steps[k].actor;
-    if (contains(entry.backtrack, actor) || contains(entry.done, actor)) return;
+    if (contains(entry.backtrack, actor)) return; // every explored actor came from the backtrack set
   }
   auto schedulable = [&entry](const ActorId& actor) {
-    return contains(entry.enabled, actor) &&
-           std::none_of(entry.sleep.begin(), entry.sleep.end(), [&](const Sleeper& s) { return s.actor == actor; });
+    return contains(entry.enabled, actor) && !listed(entry.sleep, actor);
   };
   // Prefer j's own actor, as the race's reversal names it; the rest of the sequence guides.
   auto schedule = [&](size_t k) {
@@ -349,17 +348,12 @@ bool DporChoices::advance() {
       m_stack.pop_back();
       continue;
     }
-    const ActorId current = entry.enabled[entry.chosen];
-    if (!contains(entry.done, current)) {
-      entry.done.push_back(current);
-      entry.explored.push_back(Sleeper{current, std::move(entry.chosen_union)});
-    }
+    // Its subtree is done: the chosen actor sleeps for the siblings still to come.
+    entry.explored.push_back(Sleeper{entry.enabled[entry.chosen], std::move(entry.chosen_union)});
     entry.chosen_union.clear();
     for (size_t b = 0; b < entry.backtrack.size(); ++b) {
       const ActorId& actor = entry.backtrack[b];
-      if (contains(entry.done, actor)) continue;
-      if (std::any_of(entry.sleep.begin(), entry.sleep.end(), [&](const Sleeper& s) { return s.actor == actor; }))
-        continue;
+      if (listed(entry.explored, actor) || listed(entry.sleep, actor)) continue;
       const auto it = std::find(entry.enabled.begin(), entry.enabled.end(), actor);
       if (it == entry.enabled.end()) continue;
       entry.chosen = static_cast<uint32_t>(it - entry.enabled.begin());

@@ -75,6 +75,8 @@ private:
   };
 
   void close_step();
+  /** The step a barrier release was made due by (the arrival before it), else `step`. */
+  size_t trigger_of(size_t step) const;
   void add_backtrack(Entry& entry, const ActorId& actor, std::vector<ActorId> wakeup);
   std::vector<Sleeper> sleep_after(const Entry& parent, const Step& step) const;
   void analyse_races();

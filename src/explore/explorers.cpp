@@ -92,6 +92,8 @@ public:
     return 0;
   }
   void start_execution() { m_position = 0; }
+  void finish_execution(const ExecutionResult&) {}
+  bool abandoned() const { return false; } // every sequence is explored, none is a repeat
   std::vector<uint32_t> taken() const {
     std::vector<uint32_t> out;
     out.reserve(m_stack.size());
@@ -180,29 +182,16 @@ ExplorationResult explore_random(Machine& machine, MemoryModel& model, const Ran
 
 namespace {
 
-/** The plain depth-first search: every distinct decision sequence. */
-void explore_every_sequence(Machine& machine, MemoryModel& model, const ExhaustiveOptions& options,
-                            OutcomeTable& table, ExplorationResult& result) {
-  DepthFirstChoices choices;
-  bool more = true;
-  while (more && result.executions < options.max_executions) {
-    if (options.control && options.control->should_stop(result, choices.taken().size())) break;
-    choices.start_execution();
-    const ExecutionResult execution = machine.run(model, choices, options.checkers);
-    table.add(execution, choices.taken(), result.model);
-    if (options.checkers) table.add_reports(options.checkers->take_reports(), choices.taken(), result.model);
-    result.events += execution.events;
-    ++result.executions;
-    more = choices.advance();
-  }
-  result.complete = !more;
-}
-
-/** Source-DPOR (dpor.h): one execution per class of equivalent orders, and a few abandoned
- *  part-way (they repeat explored ones); --max-executions counts both, as both take time. */
-void explore_with_dpor(Machine& machine, MemoryModel& model, const ExhaustiveOptions& options,
-                       OutcomeTable& table, ExplorationResult& result) {
-  DporChoices choices;
+/**
+ * The exhaustive loop, for either search: the plain depth-first search (DepthFirstChoices,
+ * every distinct decision sequence) or source-DPOR (DporChoices, dpor.h: one execution per
+ * class of equivalent orders, and some abandoned part-way because they could only repeat
+ * explored ones). --max-executions counts both kinds, as both take time.
+ */
+template <typename Choices>
+void explore_depth_first(Machine& machine, MemoryModel& model, const ExhaustiveOptions& options,
+                         OutcomeTable& table, ExplorationResult& result) {
+  Choices choices;
   bool more = true;
   while (more && result.executions + result.abandoned < options.max_executions) {
     if (options.control && options.control->should_stop(result, choices.taken().size())) break;
@@ -235,8 +224,8 @@ ExplorationResult explore_exhaustive(Machine& machine, MemoryModel& model,
   // Lockstep schedules warps, whose steps the reduction does not describe: searched in full.
   const bool dpor = options.reduction == Reduction::Dpor && machine.options().warp != WarpMode::Lockstep;
   result.reduction = dpor ? "dpor" : "none";
-  if (dpor) explore_with_dpor(machine, model, options, table, result);
-  else explore_every_sequence(machine, model, options, table, result);
+  if (dpor) explore_depth_first<DporChoices>(machine, model, options, table, result);
+  else explore_depth_first<DepthFirstChoices>(machine, model, options, table, result);
   result.outcomes = table.take();
   result.reports = table.take_reports();
   result.checked = options.checkers != nullptr;

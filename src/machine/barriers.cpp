@@ -26,7 +26,8 @@ void Machine::Impl::release_barrier(ResidentBlock& block) {
     const ActorId barrier_actor = ObjectId::barrier(static_cast<uint32_t>(&block - blocks.data()));
     choices->schedule_point(std::span<const ActorId>(&barrier_actor, 1));
   }
-  for (uint32_t slot : block.thread_slots) touch(ObjectId::arrival(slot), false);
+  if (recording_footprints)
+    for (uint32_t slot : block.thread_slots) touch(ObjectId::arrival(slot), false);
   for (const ThreadRef& ref : participants) touch(ObjectId::thread(ref.slot.value), true);
   model->barrier(participants);
   if (observing()) {

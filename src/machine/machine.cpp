@@ -114,7 +114,7 @@ ExecutionResult Machine::Impl::run(MemoryModel& the_model, ChoiceSource& the_cho
     return value ? layout.describe_value(l, *value) : layout.describe(l);
   });
   recording_footprints = choices->records_footprints() && options.warp != WarpMode::Lockstep;
-  model->set_footprint_sink(this);
+  model->set_footprint_sink(this, recording_footprints);
   model->begin_execution(*choices);
   for (uint32_t id = 0; id < layout.object_count(); ++id)
     if (program.memory_objects[id].space != MemorySpace::Shared)

@@ -7,7 +7,6 @@ namespace fencelab {
 
 void BufferedModel::reset_buffers() {
   m_ids.reset();
-  m_drained = 0;
   for (StoreBuffer& b : m_buffers) b.clear();
   m_nonempty.clear();
 }
@@ -102,7 +101,6 @@ void BufferedModel::drained(uint32_t slot, const BufferedStore& store) {
   touch(lane(slot, store.location), true);
   touch_history(store.location, true);
   apply_drain(slot, store);
-  ++m_drained;
   changed(store.location);
 }
 

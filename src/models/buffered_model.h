@@ -18,7 +18,6 @@ public:
   void thread_start(const ThreadRef& t) override;
   void store(const ThreadRef& t, Location location, Word value, AccessMode mode) override;
   void finish_execution() override;
-  uint64_t drained_count() const { return m_drained; }
   ActorId internal_step_actor(uint32_t index) const override;
   uint64_t last_read_source(const ThreadRef& t) const override { return m_ids.last_read(t.slot); }
   uint64_t last_store_id(const ThreadRef& t) const override { return m_ids.last_store(t.slot); }
@@ -62,7 +61,6 @@ private:
   std::pair<uint32_t, uint32_t> locate_step(uint32_t index) const;
 
   DrainOrder m_order;
-  uint64_t m_drained = 0;
   std::vector<StoreBuffer> m_buffers; ///< by thread slot
   std::vector<ThreadId> m_owners;     ///< by thread slot: the thread running there
   std::vector<uint32_t> m_nonempty;   ///< slots with buffered stores, ascending

@@ -101,9 +101,13 @@ public:
    *  reduction: steps of one actor are always dependent. */
   virtual ActorId internal_step_actor(uint32_t index) const { return {}; }
 
-  /** Where the model reports what each operation touches and which locations' newest values
-   *  change (footprint.h). The Machine sets it; every operation of every model reports. */
-  void set_footprint_sink(FootprintSink* sink) { m_sink = sink; }
+  /** Where the model reports which locations' newest values change, and, when `footprints`
+   *  is on (an explorer reduces by partial order), what each operation touches (footprint.h).
+   *  The Machine sets it; every operation of every model reports. */
+  void set_footprint_sink(FootprintSink* sink, bool footprints) {
+    m_sink = sink;
+    m_footprints = sink != nullptr && footprints;
+  }
 
   /** After the kernel ends: every buffer has drained; the value the host reads. */
   virtual void finish_execution() {}
@@ -121,7 +125,7 @@ public:
 
 protected:
   void touch(const ObjectId& object, bool write) const {
-    if (m_sink) m_sink->touch(object, write);
+    if (m_footprints) m_sink->touch(object, write); // off the hot path unless an explorer asks
   }
   void touch_history(Location location, bool write) const { touch(ObjectId::history(location), write); }
   /** A store reached `location`'s history (or an atomic changed it): spinners may wake. */
@@ -138,6 +142,7 @@ private:
   bool m_newer_read_required = false;
   LocationDescriber m_describer;
   FootprintSink* m_sink = nullptr;
+  bool m_footprints = false;
 };
 
 /** The models this build has, by name (kModelNames order). */
