@@ -2,6 +2,7 @@
 #include "dpor.h"
 
 #include <algorithm>
+#include <ranges>
 #include <unordered_map>
 
 namespace fencelab {
@@ -32,6 +33,7 @@ void DporChoices::start_execution() {
   m_position = 0;
   m_steps.clear();
   m_current.clear();
+  m_marks.clear();
   m_in_step = false;
   m_schedule_pending = false;
   m_abandoned = false;
@@ -82,7 +84,7 @@ void DporChoices::schedule_point(std::span<const ActorId> actors) {
     m_stack.push_back(std::move(entry));
   }
   const Entry& entry = m_stack[m_position];
-  m_steps.push_back(Step{m_position, entry.enabled[entry.chosen], {}});
+  m_steps.push_back(Step{m_position, entry.enabled[entry.chosen], {}, {}});
   ++m_position;
   m_in_step = true;
 }
@@ -113,17 +115,46 @@ void DporChoices::touch(const ObjectId& object, bool write) {
   if (m_in_step) m_current.push_back(Access{object, write});
 }
 
-void DporChoices::close_step() {
-  if (!m_in_step) return;
-  m_in_step = false;
-  std::sort(m_current.begin(), m_current.end());
-  Footprint footprint;
-  for (const Access& a : m_current) {
+void DporChoices::begin_forced_step(const ActorId& actor) {
+  if (m_in_step) m_marks.push_back(SegmentMark{m_current.size(), actor, true});
+}
+
+void DporChoices::end_forced_step() {
+  if (m_in_step) m_marks.push_back(SegmentMark{m_current.size(), m_steps.back().actor, false});
+}
+
+namespace {
+/** Touches as a footprint: sorted by object, one entry per object, written if any wrote it. */
+DporChoices::Footprint normalised(DporChoices::Footprint::iterator begin, DporChoices::Footprint::iterator end) {
+  std::sort(begin, end);
+  DporChoices::Footprint footprint;
+  for (const DporChoices::Access& a : std::ranges::subrange(begin, end)) {
     if (!footprint.empty() && footprint.back().object == a.object) footprint.back().write |= a.write;
     else footprint.push_back(a);
   }
-  m_current.clear();
+  return footprint;
+}
+} // namespace
+
+void DporChoices::close_step() {
+  if (!m_in_step) return;
+  m_in_step = false;
   Step& step = m_steps.back();
+  if (!m_marks.empty()) {
+    // Split at the forced drains. An own part with no touches is kept only at the end, where
+    // it stands for the step's own work after the drains (ordered after them: analyse_races).
+    for (size_t k = 0; k <= m_marks.size(); ++k) {
+      const size_t begin = k == 0 ? 0 : m_marks[k - 1].begin;
+      const size_t end = k < m_marks.size() ? m_marks[k].begin : m_current.size();
+      const bool forced = k > 0 && m_marks[k - 1].forced;
+      if (begin == end && !forced && k < m_marks.size()) continue;
+      step.segments.push_back(Segment{k == 0 ? step.actor : m_marks[k - 1].actor, forced,
+                                      normalised(m_current.begin() + begin, m_current.begin() + end)});
+    }
+    m_marks.clear();
+  }
+  Footprint footprint = normalised(m_current.begin(), m_current.end());
+  m_current.clear();
   merge_into(m_stack[step.entry].chosen_union, footprint);
   // A barrier release is part of what the arrival that made it due does: an actor put to
   // sleep after that arrival must be woken by whatever conflicts with the release too.
@@ -140,7 +171,6 @@ size_t DporChoices::trigger_of(size_t step) const {
 void DporChoices::finish_execution(const ExecutionResult& result) {
   close_step();
   analyse_races();
-  schedule_disabled_drains();
   // A step that ends the execution (a runtime error, the step limit) disables every other
   // actor: whatever they would have done first is explored by scheduling each of them there.
   const ExecutionStatus status = result.outcome.status;
@@ -205,31 +235,71 @@ std::vector<DporChoices::Sleeper> DporChoices::sleep_after(const Entry& parent, 
 // ---------------------------------------------------------------------------------------------
 // Races
 
+// A step that forces drains is, for race analysis, the drains (each by its lane, in the order
+// they happened) and the step's own parts. A fence, atomic or barrier could only have run once
+// the lanes it drains were empty, so its own part after the drains follows them; the drains
+// are not ordered among themselves: each is a step its lane could have taken by itself, and
+// when another actor touches the drained location before, that race reverses to drain the
+// lane earlier (as Nidhugg does with TSO buffers as threads of their own).
+void DporChoices::collect_events() {
+  m_events.clear();
+  m_first_event.clear();
+  for (uint32_t k = 0; k < m_steps.size(); ++k) {
+    const Step& step = m_steps[k];
+    m_first_event.push_back(uint32_t(m_events.size()));
+    if (step.segments.empty()) m_events.push_back(Event{k, false, step.actor, &step.footprint});
+    for (const Segment& s : step.segments) m_events.push_back(Event{k, s.forced, s.actor, &s.footprint});
+  }
+  m_first_event.push_back(uint32_t(m_events.size()));
+}
+
 void DporChoices::analyse_races() {
-  const size_t n = m_steps.size();
+  collect_events();
+  const size_t n = m_events.size();
   if (n < 2) return;
   std::unordered_map<ActorId, uint32_t> index_of;
   std::vector<uint32_t> actor_index(n);
   for (size_t k = 0; k < n; ++k)
-    actor_index[k] = index_of.try_emplace(m_steps[k].actor, uint32_t(index_of.size())).first->second;
+    actor_index[k] = index_of.try_emplace(m_events[k].actor, uint32_t(index_of.size())).first->second;
   const size_t actors = index_of.size();
 
   struct ObjectState {
     int64_t last_write = -1;
-    std::vector<uint32_t> reads; ///< since the last write
+    std::vector<uint32_t> reads;  ///< since the last write
+    std::vector<uint32_t> stores; ///< a buffer lane: the stores put in it, in order
+    uint32_t drained = 0;         ///< a buffer lane: how many of them drained
   };
   std::unordered_map<ObjectId, ObjectState> objects;
   std::vector<Clock> clocks(n);
   std::vector<int64_t> previous_of_actor(actors, -1);
-  std::vector<std::pair<uint32_t, bool>> candidates; // (earlier step, reversible)
-  std::vector<std::pair<size_t, size_t>> races;
+  std::vector<std::pair<uint32_t, bool>> candidates; // (earlier event, reversible)
+  std::vector<Race> races;
 
   for (size_t j = 0; j < n; ++j) {
     const uint32_t a = actor_index[j];
+    const Event& event = m_events[j];
     Clock clock = previous_of_actor[a] >= 0 ? clocks[previous_of_actor[a]] : Clock(actors, 0);
     candidates.clear();
     auto access = [&](const ObjectId& object, bool write) {
       ObjectState& state = objects[object];
+      if (object.kind == ObjectKind::BufferLane) {
+        // A buffer lane is a FIFO (per location under gpu, the whole buffer under tso). A store
+        // appends and a drain takes the oldest entry: they commute, except that the k-th drain
+        // needs the k-th store (ordered, never reversed). A load by the lane's thread that read
+        // its own lane before a drain would, after it, read memory instead (a race).
+        if (write && event.actor == object) {
+          if (state.drained < state.stores.size()) candidates.emplace_back(state.stores[state.drained++], false);
+          for (uint32_t r : state.reads) candidates.emplace_back(r, true);
+          state.reads.clear();
+          state.last_write = int64_t(j);
+        } else if (write) {
+          state.stores.push_back(uint32_t(j));
+        } else {
+          if (state.last_write >= 0) candidates.emplace_back(uint32_t(state.last_write), true);
+          state.reads.push_back(uint32_t(j));
+        }
+        return;
+      }
       // Enabling (a thread's control written by a barrier release or a wake-up, an arrival
       // read by the release), then the enabled step: ordered, but never reversible, as the
       // enabled step could not have run first. The other way round (a thread's step, then a
@@ -243,77 +313,92 @@ void DporChoices::analyse_races() {
         state.reads.push_back(uint32_t(j));
       }
     };
-    const Step& step = m_steps[j];
-    const auto own = std::lower_bound(step.footprint.begin(), step.footprint.end(), Access{step.actor, false});
-    if (own == step.footprint.end() || !(own->object == step.actor)) access(step.actor, false);
-    for (const Access& x : step.footprint) access(x.object, x.write);
+    const Footprint& footprint = *event.footprint;
+    const auto own = std::lower_bound(footprint.begin(), footprint.end(), Access{event.actor, false});
+    if (own == footprint.end() || !(own->object == event.actor)) access(event.actor, false);
+    for (const Access& x : footprint) access(x.object, x.write);
+    // A step's own part follows the drains it forced before it (see collect_events).
+    if (!event.forced)
+      for (uint32_t k = m_first_event[event.step]; k < j; ++k)
+        if (m_events[k].forced) candidates.emplace_back(k, false);
 
-    // Latest first (and, for one step met through several objects, enabling first: a step that
-    // enabled j can never follow it): an earlier step that happens before a later direct predecessor of j is
-    // ordered with j through it, so it is no race.
+    // Latest first (and, for one event met through several objects, enabling first: an event
+    // that enabled j can never follow it): an earlier event that happens before a later direct
+    // predecessor of j is ordered with j through it, so it is no race.
     std::sort(candidates.begin(), candidates.end(),
               [](const auto& x, const auto& y) { return x.first > y.first || (x.first == y.first && x.second < y.second); });
+    const Clock own_past = clock;
+    const size_t races_before = races.size();
     uint32_t last = UINT32_MAX;
     for (const auto& [i, reversible] : candidates) {
       if (i == last || i == j) continue;
       last = i;
       const uint32_t b = actor_index[i];
       if (b == a) continue;
-      if (!happens_before(clock, b, i) && reversible) races.emplace_back(i, j);
+      if (!happens_before(clock, b, i) && reversible) races.push_back(Race{i, uint32_t(j), {}});
       for (size_t x = 0; x < actors; ++x) clock[x] = std::max(clock[x], clocks[i][x]);
+    }
+    // Where i has events of its step before it (reverse_race reverses them together), j's past
+    // must leave out its direct edges from them: once reversed, those no longer hold.
+    for (size_t r = races_before; r < races.size(); ++r) {
+      Race& race = races[r];
+      const uint32_t block = m_first_event[trigger_of(m_events[race.first].step)];
+      if (block == race.first) continue;
+      race.past = own_past;
+      for (const auto& [i, reversible] : candidates)
+        if ((i < block || i > race.first) && i != j && actor_index[i] != a)
+          for (size_t x = 0; x < actors; ++x) race.past[x] = std::max(race.past[x], clocks[i][x]);
     }
     clock[a] = uint32_t(j + 1);
     clocks[j] = std::move(clock);
     previous_of_actor[a] = int64_t(j);
   }
-  for (const auto& [i, j] : races) reverse_race(i, j, clocks, actor_index);
+  for (const Race& race : races) reverse_race(race, clocks, actor_index);
 }
 
-// A step that drains another actor's buffer lane (a fence, an atomic or a barrier release
-// draining what a drain step could have drained by itself) disables that drain step: the
-// executions where the drain came first differ, and no race in this one shows them. So the
-// drain is also explored first (the classic DPOR rule for disabled transitions; Flanagan and
-// Godefroid, POPL 2005).
-void DporChoices::schedule_disabled_drains() {
-  for (size_t i = 0; i < m_steps.size(); ++i) {
-    const size_t at = trigger_of(i); // as in reverse_race
-    Entry& entry = m_stack[m_steps[at].entry];
-    for (const Access& a : m_steps[i].footprint) {
-      if (a.object.kind != ObjectKind::BufferLane || !a.write || a.object == m_steps[i].actor) continue;
-      if (!contains(entry.enabled, a.object) || contains(entry.backtrack, a.object)) continue;
-      if (a.object == m_steps[at].actor) continue;
-      add_backtrack(entry, a.object, {});
-    }
-  }
-}
-
-// For the race i < j: the steps after i that do not happen after it, then j (notdep(i).j).
-// An actor whose first step there has no predecessor there can start that sequence at the
-// state before i (an initial). Unless one already is to be explored there, schedule one.
-void DporChoices::reverse_race(size_t i, size_t j, const std::vector<Clock>& clocks,
+// For the race i < j (events): the events after i that do not happen after it, then j
+// (notdep(i).j). An actor whose first event there has no predecessor there can start that
+// sequence at the state before i (an initial). Unless one already is to be explored there,
+// schedule one. When i is not the first event of its step (a forced drain, the step's own part
+// after one, a barrier release), the state before i is inside a step, where no choice is made:
+// the choice is made before the step, and the step's events before i lead the sequence.
+void DporChoices::reverse_race(const Race& race, const std::vector<Clock>& clocks,
                                const std::vector<uint32_t>& actor_index) {
-  // A barrier release is no choice: it follows the last arrival at once, so its order is
-  // changed at the step that made it due (the arrival just before it).
-  i = trigger_of(i);
-  Entry& entry = m_stack[m_steps[i].entry];
-  const uint32_t first_actor = actor_index[i];
-  std::vector<std::pair<uint32_t, size_t>> earliest; // actor -> its first step in the sequence
+  const size_t i = race.first;
+  const size_t j = race.second;
+  // The choice is made before i's step, or, for a barrier release (no choice: it follows the
+  // last arrival at once), before the arrival that made it due. What that step did before i
+  // (the arrival, drains it forced) cannot be separated from i there: they are reversed with
+  // it, as one block. (Where only part of it should be, a race in the reversed execution, with
+  // the forced drain now a step of its own, puts it back.)
+  const size_t at = trigger_of(m_events[i].step);
+  const size_t block = m_first_event[at];
+  Entry& entry = m_stack[m_steps[at].entry];
+  auto after_block = [&](const Clock& past) {
+    for (size_t b = block; b <= i; ++b)
+      if (happens_before(past, actor_index[b], b)) return true;
+    return false;
+  };
+  const Clock& j_past = race.past.empty() ? clocks[j] : race.past;
+  if (block != i && after_block(j_past)) return; // j needs the block's start: no reversal here
+  std::vector<std::pair<uint32_t, size_t>> earliest; // actor -> its first event in the sequence
   std::vector<size_t> initials, sequence;
   auto visit = [&](size_t k) {
     sequence.push_back(k);
     const auto same_actor = [&](const auto& e) { return e.first == actor_index[k]; };
     if (std::any_of(earliest.begin(), earliest.end(), same_actor)) return; // not its actor's first
+    const Clock& past = k == j ? j_past : clocks[k];
     const bool preceded = std::any_of(earliest.begin(), earliest.end(),
-                                      [&](const auto& e) { return happens_before(clocks[k], e.first, e.second); });
+                                      [&](const auto& e) { return happens_before(past, e.first, e.second); });
     if (!preceded) initials.push_back(k);
     earliest.emplace_back(actor_index[k], k);
   };
   for (size_t k = i + 1; k < j; ++k)
-    if (!happens_before(clocks[k], first_actor, i)) visit(k);
+    if (!after_block(clocks[k])) visit(k);
   visit(j);
 
   for (size_t k : initials) {
-    const ActorId& actor = m_steps[k].actor;
+    const ActorId& actor = m_events[k].actor;
     if (contains(entry.backtrack, actor)) return; // every explored actor came from the backtrack set
   }
   auto schedulable = [&entry](const ActorId& actor) {
@@ -323,13 +408,13 @@ void DporChoices::reverse_race(size_t i, size_t j, const std::vector<Clock>& clo
   auto schedule = [&](size_t k) {
     std::vector<ActorId> wakeup;
     for (size_t m : sequence)
-      if (m != k) wakeup.push_back(m_steps[m].actor);
-    add_backtrack(entry, m_steps[k].actor, std::move(wakeup));
+      if (m != k) wakeup.push_back(m_events[m].actor);
+    add_backtrack(entry, m_events[k].actor, std::move(wakeup));
   };
-  if (std::find(initials.begin(), initials.end(), j) != initials.end() && schedulable(m_steps[j].actor))
+  if (std::find(initials.begin(), initials.end(), j) != initials.end() && schedulable(m_events[j].actor))
     return schedule(j);
   for (size_t k : initials)
-    if (schedulable(m_steps[k].actor)) return schedule(k);
+    if (schedulable(m_events[k].actor)) return schedule(k);
 }
 
 // ---------------------------------------------------------------------------------------------

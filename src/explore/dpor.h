@@ -29,6 +29,8 @@ public:
   bool records_footprints() const override { return true; }
   void schedule_point(std::span<const ActorId> actors) override;
   void touch(const ObjectId& object, bool write) override;
+  void begin_forced_step(const ActorId& actor) override;
+  void end_forced_step() override;
   bool abandon() const override { return m_abandoned; }
 
   void start_execution();
@@ -68,10 +70,29 @@ private:
     std::vector<Sleeper> explored;  ///< done actors with the footprints their steps had
     Footprint chosen_union;         ///< the chosen actor's step, over every execution so far
   };
+  /** Part of a step taken by one actor: the step's own work, or a drain it forced. */
+  struct Segment {
+    ActorId actor;
+    bool forced = false;
+    Footprint footprint;
+  };
   struct Step {
     size_t entry = 0;
     ActorId actor;
-    Footprint footprint;
+    Footprint footprint;            ///< everything the step touched (forced drains included)
+    std::vector<Segment> segments;  ///< in order, only when the step forced a drain
+  };
+  /** One actor's part of a step, as race analysis sees the execution (dpor.cpp). */
+  struct Event {
+    uint32_t step = 0;
+    bool forced = false;
+    ActorId actor;
+    const Footprint* footprint = nullptr;
+  };
+  struct SegmentMark {
+    size_t begin = 0; ///< index into m_current
+    ActorId actor;
+    bool forced = false;
   };
 
   void close_step();
@@ -80,8 +101,14 @@ private:
   void add_backtrack(Entry& entry, const ActorId& actor, std::vector<ActorId> wakeup);
   std::vector<Sleeper> sleep_after(const Entry& parent, const Step& step) const;
   void analyse_races();
-  void schedule_disabled_drains();
-  void reverse_race(size_t first, size_t second, const std::vector<std::vector<uint32_t>>& clocks,
+  void collect_events();
+  /** Two events of the execution that race (first < second); `past`: what happens before the
+   *  second other than through the first, where reverse_race needs it (else empty). */
+  struct Race {
+    uint32_t first = 0, second = 0;
+    std::vector<uint32_t> past;
+  };
+  void reverse_race(const Race& race, const std::vector<std::vector<uint32_t>>& clocks,
                     const std::vector<uint32_t>& actor_index);
   static bool independent(const Footprint& a, const ActorId& actor_a, const Footprint& b, const ActorId& actor_b);
   static void merge_into(Footprint& into, const Footprint& from);
@@ -90,6 +117,9 @@ private:
   size_t m_position = 0;
   std::vector<Step> m_steps;   ///< the scheduling steps of the current execution
   Footprint m_current;         ///< touches of the step in progress (unsorted)
+  std::vector<SegmentMark> m_marks; ///< where forced drains begin and end in m_current
+  std::vector<Event> m_events; ///< the current execution's steps, split at forced drains
+  std::vector<uint32_t> m_first_event; ///< by step: its first event (and one past the last)
   bool m_in_step = false;
   bool m_schedule_pending = false; ///< a scheduling point whose choose() is still to come
   bool m_abandoned = false;

@@ -26,10 +26,13 @@ void Machine::Impl::release_barrier(ResidentBlock& block) {
     const ActorId barrier_actor = ObjectId::barrier(static_cast<uint32_t>(&block - blocks.data()));
     choices->schedule_point(std::span<const ActorId>(&barrier_actor, 1));
   }
-  if (recording_footprints)
-    for (uint32_t slot : block.thread_slots) touch(ObjectId::arrival(slot), false);
-  for (const ThreadRef& ref : participants) touch(ObjectId::thread(ref.slot.value), true);
   model->barrier(participants);
+  // After the model's drains: the participants run on only once their buffers are empty, and
+  // the reduction orders what they do next after those drains (dpor.cpp, collect_events).
+  if (recording_footprints) {
+    for (uint32_t slot : block.thread_slots) touch(ObjectId::arrival(slot), false);
+    for (const ThreadRef& ref : participants) touch(ObjectId::thread(ref.slot.value), true);
+  }
   if (observing()) {
     Event e;
     e.kind = EventKind::BarrierRelease;

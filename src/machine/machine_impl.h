@@ -191,6 +191,12 @@ struct Machine::Impl final : FootprintSink {
   void touch(const ObjectId& object, bool write) override {
     if (recording_footprints) choices->touch(object, write);
   }
+  void begin_forced_step(const ActorId& actor) override {
+    if (recording_footprints) choices->begin_forced_step(actor);
+  }
+  void end_forced_step() override {
+    if (recording_footprints) choices->end_forced_step();
+  }
   /** `location`'s newest value may have changed: threads spinning on it run again. */
   void location_changed(Location location) override;
   uint64_t location_epoch(Location location) const;

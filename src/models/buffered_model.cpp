@@ -53,14 +53,14 @@ void BufferedModel::thread_start(const ThreadRef& t) {
 std::vector<BufferedStore> BufferedModel::drain_all(ThreadSlot slot) {
   if (slot.value >= m_buffers.size()) return {};
   std::vector<BufferedStore> drained = m_buffers[slot.value].take_all();
-  for (const BufferedStore& store : drained) this->drained(slot.value, store);
+  for (const BufferedStore& store : drained) this->drained(slot.value, store, true);
   note_maybe_empty(slot.value);
   return drained;
 }
 
 void BufferedModel::drain_location(ThreadSlot slot, Location location) {
   if (slot.value >= m_buffers.size()) return;
-  for (const BufferedStore& store : m_buffers[slot.value].take_all(location)) drained(slot.value, store);
+  for (const BufferedStore& store : m_buffers[slot.value].take_all(location)) drained(slot.value, store, true);
   note_maybe_empty(slot.value);
 }
 
@@ -88,7 +88,7 @@ std::pair<uint32_t, uint32_t> BufferedModel::locate_step(uint32_t index) const {
 void BufferedModel::internal_step(uint32_t index) {
   const auto [slot, position] = locate_step(index);
   const BufferedStore store = m_buffers[slot].take(position);
-  drained(slot, store);
+  drained(slot, store, false);
   note_maybe_empty(slot);
 }
 
@@ -97,11 +97,14 @@ ActorId BufferedModel::internal_step_actor(uint32_t index) const {
   return lane(slot, m_buffers[slot].entries()[position].location);
 }
 
-void BufferedModel::drained(uint32_t slot, const BufferedStore& store) {
-  touch(lane(slot, store.location), true);
+void BufferedModel::drained(uint32_t slot, const BufferedStore& store, bool forced) {
+  const ObjectId drained_lane = lane(slot, store.location);
+  if (forced) begin_forced_step(drained_lane);
+  touch(drained_lane, true);
   touch_history(store.location, true);
   apply_drain(slot, store);
   changed(store.location);
+  if (forced) end_forced_step();
 }
 
 MemoryModel::InternalStep BufferedModel::describe_internal_step(uint32_t index) const {

@@ -52,8 +52,10 @@ protected:
   void touch_own_lane(ThreadSlot slot, Location location) const { touch(lane(slot.value, location), false); }
 
 private:
-  /** drain bookkeeping shared by every way a store drains: the footprint and the wake-up. */
-  void drained(uint32_t slot, const BufferedStore& store);
+  /** drain bookkeeping shared by every way a store drains: the footprint and the wake-up.
+   *  `forced`: another step (a fence, an atomic, a barrier, the kernel's end) drains it, not the
+   *  lane's own internal step. */
+  void drained(uint32_t slot, const BufferedStore& store, bool forced);
 
   void note_nonempty(uint32_t slot);
   void note_maybe_empty(uint32_t slot);

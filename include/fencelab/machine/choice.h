@@ -42,6 +42,9 @@ public:
   virtual bool records_footprints() const { return false; }
   virtual void schedule_point(std::span<const ActorId> actors) {}
   virtual void touch(const ObjectId& object, bool write) {}
+  /** A step of another actor taken inside the current one (FootprintSink::begin_forced_step). */
+  virtual void begin_forced_step(const ActorId& actor) {}
+  virtual void end_forced_step() {}
   /** Checked after each scheduling decision: true ends the execution at once (its result is
    *  then meaningless and must be discarded): the explorer knows it repeats explored ones. */
   virtual bool abandon() const { return false; }

@@ -62,6 +62,13 @@ class FootprintSink {
 public:
   virtual ~FootprintSink() = default;
   virtual void touch(const ObjectId& object, bool write) = 0;
+  /** The current step takes a step of another actor within itself: a fence, an atomic, a
+   *  barrier or the kernel's end draining a buffer lane that could have drained by itself. The
+   *  touches until end_forced_step() are that drain's. The reduction orders such a drain as a
+   *  step of the lane's own, just before what forced it (docs/architecture.md, "Forced
+   *  drains"), so that only the races it really has make the explorer drain it earlier. */
+  virtual void begin_forced_step(const ActorId& actor) = 0;
+  virtual void end_forced_step() = 0;
   /** The newest value of `location` may have changed (a store reached its history, or an
    *  atomic changed it): threads spinning on it may now read something new. */
   virtual void location_changed(Location location) = 0;

@@ -128,6 +128,14 @@ protected:
     if (m_footprints) m_sink->touch(object, write); // off the hot path unless an explorer asks
   }
   void touch_history(Location location, bool write) const { touch(ObjectId::history(location), write); }
+  /** Brackets the touches of a step of `actor` (a buffer lane's drain) that the current
+   *  operation forces (FootprintSink::begin_forced_step). */
+  void begin_forced_step(const ActorId& actor) const {
+    if (m_footprints) m_sink->begin_forced_step(actor);
+  }
+  void end_forced_step() const {
+    if (m_footprints) m_sink->end_forced_step();
+  }
   /** A store reached `location`'s history (or an atomic changed it): spinners may wake. */
   void changed(Location location) const {
     if (m_sink) m_sink->location_changed(location);
