@@ -140,3 +140,41 @@ __global__ void k() { int v[131072]; v[threadIdx.x] = x; x = v[threadIdx.x]; }
   CHECK(named);
 #endif
 }
+
+TEST_CASE("G: a kernel's own unbounded recursion is its runtime error, not fencelab's", "[hardening][recursion]") {
+  // Overflowed the fiber stack into its guard page: "internal error", exit 3.
+  const std::string text = "__device__ int f(int n) { return n == 0 ? 0 : 1 + f(n - 1); }\n"
+                           "__device__ int out;\n"
+                           "__global__ void k() { out = f(1000000); }\n";
+  for (const char* model : {"sc", "gpu"}) {
+    INFO(model);
+    const OutcomeCount o = run_once(text, model);
+    CHECK(o.outcome.status == ExecutionStatus::RuntimeError);
+    CHECK(o.outcome.message.find("recursion too deep") != std::string::npos);
+  }
+  const ProcessResult r = run_process(std::string(FENCELAB_BINARY) + " run --runs 1 " + write_kernel("g", text));
+  INFO(r.output);
+  CHECK(r.exit_code == 1);
+  CHECK(r.output.find("raise --stack-size") != std::string::npos);
+}
+
+TEST_CASE("H: a loop that changes nothing but locals ends at once as a livelock", "[hardening][loop]") {
+  // Ran to the 50,000,000-statement limit in every execution (0.1 s each; a warp's was still
+  // running at 120 s).
+  const char* loops[] = {
+      "__global__ void k() { for (;;) {} }\n",
+      "//@ launch grid=1 block=32\n__global__ void k() { while (threadIdx.x == 0) {} }\n",
+      "//@ launch grid=1 block=2\n__device__ int x;\n"
+      "__global__ void k() { if (threadIdx.x == 1) x = 1; else { int i = 0; for (;;) i = (i + 1) % 7; } }\n",
+  };
+  for (const char* text : loops) {
+    INFO(text);
+    const OutcomeCount o = run_once(text);
+    CHECK(o.outcome.status == ExecutionStatus::StepLimit);
+    CHECK(o.outcome.message.find("repeats the same local state") != std::string::npos);
+  }
+  // A long loop whose state keeps changing is no livelock.
+  const OutcomeCount sum = run_once("__device__ int out;\n__global__ void k() { int s = 0;\n"
+                                    "  for (int i = 0; i < 200000; ++i) s += i % 3;\n  out = s; }\n");
+  CHECK(sum.outcome.status == ExecutionStatus::Completed);
+}

@@ -102,6 +102,7 @@ void Machine::Impl::arrive_at_barrier(SimThread& thread, SourceRange range) {
   thread.pending = PendingEvent{EventKind::BarrierArrive, range};
   thread.status = ThreadStatus::AtBarrier;
   thread.local_steps = 0;
+  thread.loop_saved_at = 0;
   // For barrier_loop_detected: the same state as at the previous arrival, nothing visible since.
   ThreadSnapshot now;
   take_snapshot(thread, range, Location{}, now);

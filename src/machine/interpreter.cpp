@@ -14,6 +14,9 @@ enum class Flow : uint8_t { Normal, Break, Continue, Return };
 
 /** Deep recursion is reported before it can reach the fiber's guard page. */
 constexpr size_t kMaxCallDepth = 1000;
+/** Native stack kept free below the deepest call (at most a quarter of the stack): room for
+ *  evaluating one function's body. */
+constexpr uintptr_t kStackReserve = 64 * 1024;
 
 /** An object designated by an lvalue expression: a frame slot or a memory address. */
 struct LValue {
@@ -377,6 +380,16 @@ Word Interpreter::call(const FunctionDecl& declared, const std::vector<Word>& ar
   const FunctionDecl& f = declared.body ? declared : *declared.definition;
   if (t.frames.size() >= kMaxCallDepth)
     m.fault(t, f.name_range, fmt::format("call depth exceeds {} (unbounded recursion?)", kMaxCallDepth));
+  // The kernel's own recursion must end as its runtime error, before it reaches the fiber
+  // stack's guard page (which would end fencelab itself). On hardware too the per-thread stack
+  // is small (cudaLimitStackSize, Programming Guide "Function recursion").
+  const uintptr_t here = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
+  const uintptr_t reserve = std::min<uintptr_t>(kStackReserve, m.stacks.stack_size() / 4);
+  if (t.stack_top != 0 && t.stack_top - here + reserve > m.stacks.stack_size())
+    m.fault(t, f.name_range,
+            fmt::format("recursion too deep at call depth {}: the simulated thread's stack ({} KiB) is used up; "
+                        "raise --stack-size",
+                        t.frames.size(), m.stacks.stack_size() / 1024));
   const size_t base = t.slots.size();
   t.slots.resize(base + f.frame_slots, 0);
   t.frames.push_back(Frame{&f, call_site, base});

@@ -300,6 +300,7 @@ void Machine::Impl::start_thread(SimThread& thread) {
   thread.frames.clear();
   thread.local_arrays.clear();
   thread.local_steps = 0;
+  thread.loop_saved_at = 0;
   thread.fault.reset();
   thread.last_snapshot.valid = false;
   thread.spinning = false;
@@ -331,6 +332,7 @@ void Machine::Impl::start_thread(SimThread& thread) {
 }
 
 void Machine::Impl::thread_main(SimThread& thread) {
+  thread.stack_top = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
   try {
     std::vector<Word> args;
     args.reserve(program.arguments.size());
@@ -466,6 +468,7 @@ void Machine::Impl::before_visible_event(SimThread& thread, EventKind kind, Sour
   thread.pending = PendingEvent{kind, range};
   thread.status = ThreadStatus::AtEvent;
   thread.local_steps = 0;
+  thread.loop_saved_at = 0;
   ++thread.visible_events;
   thread.scheduler = std::move(thread.scheduler).resume();
   ++events;
@@ -496,11 +499,42 @@ void Machine::Impl::fault(SimThread& thread, SourceRange range, std::string mess
 }
 
 void Machine::Impl::count_local_step(SimThread& thread, SourceRange range) {
-  if (++thread.local_steps > options.max_local_steps)
+  ++thread.local_steps;
+  // A loop that changes nothing but locals and touches no memory repeats a private state; it
+  // can never end (nothing another thread does can reach it). Brent's cycle detection: the
+  // state is saved at local steps 1024, 2048, 4096, ... and compared at this statement after,
+  // so a cycle of any length is found within about twice its start plus its length.
+  if (thread.local_steps >= 1024) {
+    if (thread.local_steps >= 2 * thread.loop_saved_at) {
+      take_snapshot(thread, range, Location{}, thread.loop_state);
+      thread.loop_saved_at = thread.local_steps;
+    } else if (thread.loop_state.range == range && same_private_state(thread, thread.loop_state)) {
+      fault(thread, range,
+            "a loop that cannot end: it repeats the same local state without touching shared or global memory",
+            ExecutionStatus::StepLimit);
+    }
+  }
+  if (thread.local_steps > options.max_local_steps)
     fault(thread, range,
           fmt::format("ran {} statements without touching shared or global memory (an infinite "
                       "loop?)", options.max_local_steps),
           ExecutionStatus::StepLimit);
+}
+
+bool Machine::Impl::same_private_state(const SimThread& thread, const ThreadSnapshot& s) {
+  if (thread.slots.size() != s.slots.size() || !std::equal(thread.slots.begin(), thread.slots.end(), s.slots.begin()))
+    return false;
+  if (thread.frames.size() * 2 != s.frames.size()) return false;
+  for (size_t i = 0; i < thread.frames.size(); ++i)
+    if (thread.frames[i].function != s.frames[2 * i] || thread.frames[i].call_site != s.frames[2 * i + 1]) return false;
+  size_t at = 0;
+  for (const LocalArray& a : thread.local_arrays) {
+    if (at + a.elements.size() > s.local_arrays.size() ||
+        !std::equal(a.elements.begin(), a.elements.end(), s.local_arrays.begin() + at))
+      return false;
+    at += a.elements.size();
+  }
+  return at == s.local_arrays.size();
 }
 
 void Machine::Impl::emit(Event&& event) {

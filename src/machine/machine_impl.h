@@ -69,6 +69,9 @@ struct ThreadSnapshot {
 
 struct SimThread {
   ThreadRef ref;
+  /** Where the thread's fiber stack begins (the frame of thread_main): how deep the kernel's
+   *  calls may go is measured from here (Interpreter::call). 0 while not on its fiber. */
+  uintptr_t stack_top = 0;
   Dim3 thread_idx, block_idx;
   uint32_t index_in_block = 0;
   ThreadStatus status = ThreadStatus::AtEvent;
@@ -82,6 +85,10 @@ struct SimThread {
   std::vector<LocalArray> local_arrays;
   Word return_value = 0;
   uint64_t local_steps = 0;
+  /** A loop that changes nothing but locals (count_local_step): the private state saved at
+   *  local step `loop_saved_at` (a power of two), compared at the same statement after. */
+  ThreadSnapshot loop_state;
+  uint64_t loop_saved_at = 0;
 
   Builtin barrier_kind = Builtin::Syncthreads; ///< which form of __syncthreads it waits in
   bool barrier_predicate = false; ///< the _count/_and/_or argument
@@ -237,6 +244,8 @@ struct Machine::Impl final : FootprintSink {
   /** Whether the observer wants text (names, explanations) built into events. */
   bool observer_wants_text = false;
   void count_local_step(SimThread& thread, SourceRange range);
+  /** Whether the thread's private state (frames, slots, local arrays) equals `s`'s. */
+  static bool same_private_state(const SimThread& thread, const ThreadSnapshot& s);
   void emit(Event&& event);
   bool observing() const { return observer != nullptr; }
 
