@@ -2,7 +2,6 @@
 #include "dpor.h"
 
 #include <algorithm>
-#include <ranges>
 #include <unordered_map>
 
 namespace fencelab {
@@ -128,7 +127,8 @@ namespace {
 DporChoices::Footprint normalised(DporChoices::Footprint::iterator begin, DporChoices::Footprint::iterator end) {
   std::sort(begin, end);
   DporChoices::Footprint footprint;
-  for (const DporChoices::Access& a : std::ranges::subrange(begin, end)) {
+  for (auto it = begin; it != end; ++it) {
+    const DporChoices::Access& a = *it;
     if (!footprint.empty() && footprint.back().object == a.object) footprint.back().write |= a.write;
     else footprint.push_back(a);
   }
