@@ -1,4 +1,6 @@
 // The command line as a user meets it: exit codes, diagnostics, JSON, replay.
+#include "process_helpers.h"
+
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <csignal>
@@ -13,36 +15,18 @@
 
 namespace {
 
-struct ProcessResult {
-  int exit_code = -1;
-  std::string output;
-};
+using ::fencelab::testing::ProcessResult;
 
 /** Runs fencelab; stderr joins stdout unless `with_stderr` is false (sanitized builds print a
  *  warning with the process id there). */
-ProcessResult fencelab(const std::string& arguments, bool with_stderr = true) {
-  ProcessResult result;
-  const std::string command =
-      std::string(FENCELAB_BINARY) + " " + arguments + (with_stderr ? " 2>&1" : " 2>/dev/null");
-  FILE* pipe = ::popen(command.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  char buffer[4096];
-  size_t n;
-  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) result.output.append(buffer, n);
-  const int status = ::pclose(pipe);
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return result;
+ProcessResult run_fencelab(const std::string& arguments, bool with_stderr = true) {
+  return ::fencelab::testing::run_process(std::string(FENCELAB_BINARY) + " " + arguments, with_stderr);
 }
 
 std::string kernel(const std::string& relative) { return std::string(FENCELAB_SOURCE_DIR) + "/kernels/" + relative; }
 
 std::string write_temp(const std::string& name, const std::string& text) {
-  const std::string path = "/tmp/fencelab_cli_" + name;
-  FILE* f = std::fopen(path.c_str(), "w");
-  REQUIRE(f != nullptr);
-  std::fputs(text.c_str(), f);
-  std::fclose(f);
-  return path;
+  return ::fencelab::testing::write_temp_file("cli_" + name, text);
 }
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
@@ -119,7 +103,7 @@ std::string stderr_on_terminal(std::vector<std::string> arguments) {
 
 /** The witness token `explore --json` gives for the outcome printed as `text`. */
 std::string witness_for(const std::string& file, const std::string& text, const std::string& model = "gpu") {
-  const auto r = fencelab("explore --json --model " + model + " " + file);
+  const auto r = run_fencelab("explore --json --model " + model + " " + file);
   const size_t at = r.output.find("\"text\":\"" + text + "\"");
   REQUIRE(at != std::string::npos);
   const std::string key = "\"witness\":\"";
@@ -130,7 +114,7 @@ std::string witness_for(const std::string& file, const std::string& text, const 
 } // namespace
 
 TEST_CASE("explore prints the outcome table and exits 0 when expectations hold", "[cli]") {
-  const auto r = fencelab("explore --model sc " + kernel("fences/write_read_xy.cu"));
+  const auto r = run_fencelab("explore --model sc " + kernel("fences/write_read_xy.cu"));
   CHECK(r.exit_code == 0);
   CHECK(contains(r.output, "3 executions (exhaustive, partial-order reduction), 3 distinct outcomes"));
   CHECK(contains(r.output, "A=1 B=2"));
@@ -145,7 +129,7 @@ TEST_CASE("a failed expectation exits 1 with a witness", "[cli]") {
 __device__ int x = 0;
 __global__ void k() { int v = x; x = v + 1; }
 )");
-  const auto r = fencelab("explore --model sc " + path);
+  const auto r = run_fencelab("explore --model sc " + path);
   CHECK(r.exit_code == 1);
   CHECK(contains(r.output, "FAILS"));
   CHECK(contains(r.output, "violated by: x=1"));
@@ -153,14 +137,14 @@ __global__ void k() { int v = x; x = v + 1; }
 
 TEST_CASE("bad input exits 2 with file:line:col and a caret", "[cli]") {
   const auto path = write_temp("bad.cu", "//@ launch grid=1 block=1\n__global__ void k() { undefined_name = 1; }\n");
-  const auto r = fencelab("explore " + path);
+  const auto r = run_fencelab("explore " + path);
   CHECK(r.exit_code == 2);
   CHECK(contains(r.output, path + ":2:23: error: unknown identifier 'undefined_name'"));
   CHECK(contains(r.output, "^"));
-  CHECK(fencelab("explore /nonexistent/file.cu").exit_code == 2);
-  CHECK(fencelab("explore --model nonsense " + kernel("fences/write_read_xy.cu")).exit_code == 2);
-  CHECK(fencelab("frobnicate").exit_code == 2);
-  CHECK(fencelab("replay " + kernel("fences/write_read_xy.cu") + " not-a-token").exit_code == 2);
+  CHECK(run_fencelab("explore /nonexistent/file.cu").exit_code == 2);
+  CHECK(run_fencelab("explore --model nonsense " + kernel("fences/write_read_xy.cu")).exit_code == 2);
+  CHECK(run_fencelab("frobnicate").exit_code == 2);
+  CHECK(run_fencelab("replay " + kernel("fences/write_read_xy.cu") + " not-a-token").exit_code == 2);
 }
 
 TEST_CASE("a macro bomb and 10,000 errors on one line exit 2 with bounded output", "[cli][limits]") {
@@ -172,7 +156,7 @@ TEST_CASE("a macro bomb and 10,000 errors on one line exit 2 with bounded output
     bomb += "\n";
   }
   const auto path = write_temp("bomb.cu", bomb + "__global__ void k() { int y = G; }\n");
-  const auto r = fencelab("run " + path);
+  const auto r = run_fencelab("run " + path);
   CHECK(r.exit_code == 2);
   CHECK(r.output.starts_with(path + ":8:31: error: macro expansion produces more than 1000000 tokens (limit of the "
                                     "preprocessor); stopped expanding 'G' here\n"));
@@ -181,7 +165,7 @@ TEST_CASE("a macro bomb and 10,000 errors on one line exit 2 with bounded output
   std::string observe = "//@ launch grid=1 block=1\n//@ observe";
   for (int i = 0; i < 10000; ++i) observe += " x";
   const auto line = write_temp("long_line.cu", observe + "\n__device__ int x;\n__global__ void k() { x = 1; }\n");
-  const auto l = fencelab("run " + line);
+  const auto l = run_fencelab("run " + line);
   CHECK(l.exit_code == 2);
   CHECK(contains(l.output, line + ":2:15: error: 'x' is observed twice\n"));
   CHECK(contains(l.output, line + ": 9949 more errors not shown (at most 50 errors are printed)\n"));
@@ -189,18 +173,18 @@ TEST_CASE("a macro bomb and 10,000 errors on one line exit 2 with bounded output
 }
 
 TEST_CASE("run prints its seed and the same seed gives the same histogram", "[cli]") {
-  const auto a = fencelab("run --runs 2000 --seed 11 " + kernel("fences/write_read_xy.cu"), false);
-  const auto b = fencelab("run --runs 2000 --seed 11 " + kernel("fences/write_read_xy.cu"), false);
+  const auto a = run_fencelab("run --runs 2000 --seed 11 " + kernel("fences/write_read_xy.cu"), false);
+  const auto b = run_fencelab("run --runs 2000 --seed 11 " + kernel("fences/write_read_xy.cu"), false);
   CHECK(a.exit_code == 0);
   CHECK(contains(a.output, "(seed 11)"));
   CHECK(a.output == b.output);
-  const auto unseeded = fencelab("run --runs 10 " + kernel("fences/write_read_xy.cu"));
+  const auto unseeded = run_fencelab("run --runs 10 " + kernel("fences/write_read_xy.cu"));
   CHECK(contains(unseeded.output, "random executions (seed "));
 }
 
 TEST_CASE("replay --trace shows each step and the outcome", "[cli][replay]") {
   const std::string token = witness_for(kernel("fences/write_read_xy.cu"), "A=10 B=2", "sc");
-  const auto r = fencelab("replay --trace " + kernel("fences/write_read_xy.cu") + " " + token);
+  const auto r = run_fencelab("replay --trace " + kernel("fences/write_read_xy.cu") + " " + token);
   CHECK(r.exit_code == 0);
   CHECK(contains(r.output, "store  X = 10"));
   CHECK(contains(r.output, "load   Y -> 2"));
@@ -208,7 +192,7 @@ TEST_CASE("replay --trace shows each step and the outcome", "[cli][replay]") {
 }
 
 TEST_CASE("JSON output (--json) carries the schema version and outcomes", "[cli][json]") {
-  const auto r = fencelab("explore --json " + kernel("fences/write_read_xy.cu"));
+  const auto r = run_fencelab("explore --json " + kernel("fences/write_read_xy.cu"));
   CHECK(r.exit_code == 0);
   CHECK(contains(r.output, R"("schema":1)"));
   CHECK(contains(r.output, R"("values":{"A":1,"B":2})"));
@@ -217,13 +201,13 @@ TEST_CASE("JSON output (--json) carries the schema version and outcomes", "[cli]
 }
 
 TEST_CASE("list shows the catalogue", "[cli]") {
-  const auto r = fencelab("list " + std::string(FENCELAB_SOURCE_DIR) + "/kernels");
+  const auto r = run_fencelab("list " + std::string(FENCELAB_SOURCE_DIR) + "/kernels");
   CHECK(r.exit_code == 0);
   CHECK(contains(r.output, "fences/write_read_xy.cu"));
 }
 
 TEST_CASE("explore --model sc,tso,gpu prints one table and marks gpu-only outcomes", "[cli][models]") {
-  const auto r = fencelab("explore --model sc,tso,gpu " + kernel("fences/write_read_xy.cu"));
+  const auto r = run_fencelab("explore --model sc,tso,gpu " + kernel("fences/write_read_xy.cu"));
   CHECK(r.exit_code == 0);
   CHECK(contains(r.output, "explore under sc, tso, gpu"));
   // A=1 B=20: forbidden under sc and tso (both explored exhaustively), allowed under gpu.
@@ -237,7 +221,7 @@ TEST_CASE("explore --model sc,tso,gpu prints one table and marks gpu-only outcom
 
 TEST_CASE("explain names the stale read and the fences that forbid it", "[cli][explain]") {
   const std::string file = kernel("fences/write_read_xy.cu");
-  const auto r = fencelab("explain " + file + " " + witness_for(file, "A=1 B=20"));
+  const auto r = run_fencelab("explain " + file + " " + witness_for(file, "A=1 B=20"));
   CHECK(r.exit_code == 0);
   CHECK(contains(r.output, "sequential consistency forbids this outcome"));
   CHECK(contains(r.output, "read X=1 (line "));
@@ -248,23 +232,23 @@ TEST_CASE("explain names the stale read and the fences that forbid it", "[cli][e
   CHECK((buffered || stale));
   CHECK(contains(r.output, "forbids this outcome"));
   const std::string scoped = kernel("litmus/mp_block_fences_inter.cu");
-  const auto s = fencelab("explain " + scoped + " " + witness_for(scoped, "r0=1 r1=0"));
+  const auto s = run_fencelab("explain " + scoped + " " + witness_for(scoped, "r0=1 r1=0"));
   CHECK(contains(s.output, "use __threadfence() in both threads"));
 }
 
 TEST_CASE("run and explore print the checkers' findings; --no-check turns them off", "[cli][checkers]") {
-  const auto explored = fencelab("explore --model sc " + kernel("fences/write_read_xy.cu"));
+  const auto explored = run_fencelab("explore --model sc " + kernel("fences/write_read_xy.cu"));
   CHECK(explored.exit_code == 0);
   CHECK(explored.output.find("diagnostics (fencelab check shows each with its source lines):\n"
                              "  error    data race (WAR) on Y [data-race], lines 32, 37; 3 of 3 executions;") !=
         std::string::npos);
   CHECK(explored.output.find("holds    line 25: expect all: diagnostic data-race") != std::string::npos);
 
-  const auto unchecked = fencelab("run --model sc --runs 50 --seed 1 --no-check " + kernel("fences/write_read_xy.cu"));
+  const auto unchecked = run_fencelab("run --model sc --runs 50 --seed 1 --no-check " + kernel("fences/write_read_xy.cu"));
   CHECK(unchecked.output.find("diagnostics") == std::string::npos);
   CHECK(unchecked.output.find("the checkers did not run") != std::string::npos);
 
-  const auto json = fencelab("run --model sc --runs 50 --seed 1 --json " + kernel("races/race_condition_demo.cu"), false);
+  const auto json = run_fencelab("run --model sc --runs 50 --seed 1 --json " + kernel("races/race_condition_demo.cu"), false);
   CHECK(json.output.find("\"diagnostics\":[{\"kind\":\"data-race\",\"severity\":\"error\"") != std::string::npos);
 }
 
@@ -286,7 +270,7 @@ const char* kNoExecutionLimit = "--max-executions 1000000000";
 
 TEST_CASE("the --time-limit option ends explore, run and check with the partial report", "[cli][control]") {
   const auto start = std::chrono::steady_clock::now();
-  const auto explored = fencelab("explore --time-limit 1 " + std::string(kNoExecutionLimit) + " " + long_search());
+  const auto explored = run_fencelab("explore --time-limit 1 " + std::string(kNoExecutionLimit) + " " + long_search());
   CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(10));
   INFO(explored.output);
   CHECK(explored.exit_code == 0); // as for any search cut short: the expectations are unproven
@@ -295,21 +279,21 @@ TEST_CASE("the --time-limit option ends explore, run and check with the partial 
   CHECK(contains(explored.output, "x=18"));
   CHECK(contains(explored.output, "unproven line 2: expect sc,gpu: always x == 18"));
 
-  const auto run = fencelab("run --runs 1000000000 --seed 5 --time-limit 1 " + long_search());
+  const auto run = run_fencelab("run --runs 1000000000 --seed 5 --time-limit 1 " + long_search());
   CHECK(run.exit_code == 0);
   CHECK(contains(run.output, "random executions (seed 5; stopped: time limit of 1 s reached (--time-limit))"));
 
-  const auto checked = fencelab("check --time-limit 1 " + std::string(kNoExecutionLimit) + " " + long_search());
+  const auto checked = run_fencelab("check --time-limit 1 " + std::string(kNoExecutionLimit) + " " + long_search());
   CHECK(checked.exit_code == 0);
   CHECK(contains(checked.output, "; exhaustive search with partial-order reduction, not complete (stopped: time limit of 1 s reached "
                                  "(--time-limit)): "));
   CHECK(contains(checked.output, "no reports"));
 
-  const auto json = fencelab("explore --json --time-limit 0.5 " + std::string(kNoExecutionLimit) + " " + long_search());
+  const auto json = run_fencelab("explore --json --time-limit 0.5 " + std::string(kNoExecutionLimit) + " " + long_search());
   CHECK(contains(json.output, R"x("complete":false,"stopped_because":"time limit of 0.5 s reached (--time-limit)")x"));
 
   for (const char* bad : {"0", "-1", "soon"})
-    CHECK(fencelab("explore --time-limit " + std::string(bad) + " " + long_search()).exit_code == 2);
+    CHECK(run_fencelab("explore --time-limit " + std::string(bad) + " " + long_search()).exit_code == 2);
 }
 
 TEST_CASE("Ctrl-C and SIGTERM end a search with the report so far", "[cli][control]") {
@@ -359,7 +343,7 @@ TEST_CASE("the progress line shows on a terminal only, refreshed in place and er
   CHECK(shown.find('\n') == std::string::npos);
 
   CHECK(stderr_on_terminal({"explore", "--quiet", "--time-limit", "1.5", long_search()}).empty());
-  const auto piped = fencelab("explore --time-limit 1.5 " + long_search()); // stderr into a pipe
+  const auto piped = run_fencelab("explore --time-limit 1.5 " + long_search()); // stderr into a pipe
   CHECK(piped.output.find('\r') == std::string::npos);
 }
 
@@ -384,36 +368,36 @@ std::string last_witness(const std::string& json) {
 
 TEST_CASE("the --grid and --block options replace the launch directive's shape, and the reports say so", "[cli][shape]") {
   const auto path = write_temp("counter.cu", kCounter);
-  const auto as_written = fencelab("explore --model sc " + path);
+  const auto as_written = run_fencelab("explore --model sc " + path);
   CHECK(contains(as_written.output, "kernel k, grid (1,1,1) block (2,1,1)\n"));
   CHECK(contains(as_written.output, "count=2 "));
 
-  const auto scaled = fencelab("explore --model sc --grid 3 --block 2 " + path);
+  const auto scaled = run_fencelab("explore --model sc --grid 3 --block 2 " + path);
   INFO(scaled.output);
   CHECK(scaled.exit_code == 0);
   CHECK(contains(scaled.output, "kernel k, grid (3,1,1) block (2,1,1) (from --grid --block)\n"));
   CHECK(contains(scaled.output, "count=6 "));
-  CHECK(contains(fencelab("run --model sc --runs 5 --block 1,2,3 " + path).output, "count=6 "));
-  CHECK(contains(fencelab("explore --model sc --block 2,2 " + path).output, "grid (1,1,1) block (2,2,1) (from --block)"));
+  CHECK(contains(run_fencelab("run --model sc --runs 5 --block 1,2,3 " + path).output, "count=6 "));
+  CHECK(contains(run_fencelab("explore --model sc --block 2,2 " + path).output, "grid (1,1,1) block (2,2,1) (from --block)"));
 
-  const auto json = fencelab("explore --json --model sc --grid 2 " + path, false);
+  const auto json = run_fencelab("explore --json --model sc --grid 2 " + path, false);
   CHECK(contains(json.output, R"("grid":[2,1,1],"block":[2,1,1],"shape_overrides":["--grid"])"));
-  CHECK(contains(fencelab("explore --json --model sc " + path, false).output, R"("shape_overrides":[])"));
+  CHECK(contains(run_fencelab("explore --json --model sc " + path, false).output, R"("shape_overrides":[])"));
 
-  const auto checked = fencelab("check --grid 2 " + path);
+  const auto checked = run_fencelab("check --grid 2 " + path);
   CHECK(contains(checked.output, "under gpu, grid (2,1,1) block (2,1,1) (from --grid); exhaustive search with partial-order reduction, complete: all "));
 
   // A witness found under --grid replays under the same --grid, and is refused without it.
   const std::string token = last_witness(json.output);
-  const auto replayed = fencelab("replay --grid 2 " + path + " " + token);
+  const auto replayed = run_fencelab("replay --grid 2 " + path + " " + token);
   CHECK(replayed.exit_code == 0);
   CHECK(contains(replayed.output, "count=4"));
-  CHECK(contains(fencelab("replay --trace --grid 2 " + path + " " + token).output,
+  CHECK(contains(run_fencelab("replay --trace --grid 2 " + path + " " + token).output,
                  "of " + path + ", grid (2,1,1) block (2,1,1) (from --grid)"));
-  CHECK(fencelab("replay " + path + " " + token).exit_code == 2);
+  CHECK(run_fencelab("replay " + path + " " + token).exit_code == 2);
 
   // The CUDA backend launches the shape given.
-  CHECK(contains(fencelab("gpu --emit-cuda --block 2 " + kernel("litmus/sb_inter.cu")).output,
+  CHECK(contains(run_fencelab("gpu --emit-cuda --block 2 " + kernel("litmus/sb_inter.cu")).output,
                  "__c.bdim = dim3(2u, 1u, 1u);"));
 }
 
@@ -421,7 +405,7 @@ TEST_CASE("a bad --grid or --block is a usage error (exit 2) in every command", 
   const auto path = write_temp("counter.cu", kCounter);
   for (const char* command : {"run", "explore", "check", "gpu", "compare", "replay", "explain"}) {
     const std::string token = std::string(command) == "replay" || std::string(command) == "explain" ? " sc:0" : "";
-    const auto r = fencelab(std::string(command) + " --grid 0 " + path + token);
+    const auto r = run_fencelab(std::string(command) + " --grid 0 " + path + token);
     INFO(command << ": " << r.output);
     CHECK(r.exit_code == 2);
     CHECK(contains(r.output, "--grid: '0' is not a launch shape: give X or X,Y,Z, each a whole number from 1 to "
@@ -429,9 +413,9 @@ TEST_CASE("a bad --grid or --block is a usage error (exit 2) in every command", 
   }
   for (const char* bad : {"x", "2,", "1,2,3,4", ",1", "1.5", "4294967297"}) {
     INFO(bad);
-    CHECK(fencelab("explore --block '" + std::string(bad) + "' " + path).exit_code == 2);
+    CHECK(run_fencelab("explore --block '" + std::string(bad) + "' " + path).exit_code == 2);
   }
-  const auto too_big = fencelab("explore --block 33,33 " + path);
+  const auto too_big = run_fencelab("explore --block 33,33 " + path);
   CHECK(too_big.exit_code == 2);
   CHECK(contains(too_big.output, "--block: a block has at most 1024 threads, not 1089 (33,33)"));
 }
@@ -439,23 +423,23 @@ TEST_CASE("a bad --grid or --block is a usage error (exit 2) in every command", 
 // --- Which search a verdict rests on: check and compare (issue 11) ---------------------------
 
 TEST_CASE("check says which search it used", "[cli][check]") {
-  const auto exhaustive = fencelab("check " + kernel("fences/write_read_xy.cu"));
+  const auto exhaustive = run_fencelab("check " + kernel("fences/write_read_xy.cu"));
   CHECK(contains(exhaustive.output, "grid (1,1,1) block (2,1,1); exhaustive search with partial-order reduction, "
                                     "complete: all 13 executions\n"));
-  const auto every_order = fencelab("check --reduction none " + kernel("fences/write_read_xy.cu"));
+  const auto every_order = run_fencelab("check --reduction none " + kernel("fences/write_read_xy.cu"));
   CHECK(contains(every_order.output, "grid (1,1,1) block (2,1,1); exhaustive search, complete: all 80 executions\n"));
 
-  const auto sampled = fencelab("check --max-executions 100 --runs 50 " + long_search());
+  const auto sampled = run_fencelab("check --max-executions 100 --runs 50 " + long_search());
   CHECK(contains(sampled.output, "; random search: 50 executions (seed 1), as the exhaustive search was cut short "
                                  "at 100 executions (--max-executions)\n"));
-  const auto json = fencelab("check --json --max-executions 100 --runs 50 " + long_search(), false);
+  const auto json = run_fencelab("check --json --max-executions 100 --runs 50 " + long_search(), false);
   CHECK(contains(json.output, R"("mode":"random","seed":1,"complete":false,"exhaustive_cut_short_at":100)"));
 }
 
 TEST_CASE("compare: only a complete search says the gpu model forbids (skips without a GPU)", "[cli][compare]") {
   // One execution of the gpu model's search reaches one outcome; the GPU shows more. (The
   // verdicts themselves are tested without a GPU in explore_tests.cpp, "model_verdict".)
-  const auto cut = fencelab("compare --max-executions 1 --launches 4 " + kernel("litmus/mp_inter.cu"));
+  const auto cut = run_fencelab("compare --max-executions 1 --launches 4 " + kernel("litmus/mp_inter.cu"));
   INFO(cut.output);
   if (cut.exit_code == 2 && (contains(cut.output, "no CUDA") || contains(cut.output, "without the CUDA backend"))) {
     WARN("skipped: no GPU here");
@@ -466,7 +450,7 @@ TEST_CASE("compare: only a complete search says the gpu model forbids (skips wit
   CHECK(contains(cut.output, "not reached (search cut short)"));
   CHECK_FALSE(contains(cut.output, "forbids:"));
   CHECK_FALSE(contains(cut.output, "<- gpu model forbids"));
-  const auto full = fencelab("compare --launches 4 " + kernel("litmus/mp_inter.cu"));
+  const auto full = run_fencelab("compare --launches 4 " + kernel("litmus/mp_inter.cu"));
   CHECK(contains(full.output, "gpu: 80 executions (exhaustive, complete)"));
   CHECK_FALSE(contains(full.output, "not reached"));
 }

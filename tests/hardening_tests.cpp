@@ -20,13 +20,8 @@ OutcomeCount run_once(const std::string& text, const std::string& model_name = "
   return r.outcomes.front();
 }
 
-[[maybe_unused]] std::string write_kernel(const std::string& name, const std::string& text) {
-  const std::string path = "/tmp/fencelab_hardening_" + name + ".cu";
-  FILE* f = std::fopen(path.c_str(), "w");
-  REQUIRE(f != nullptr);
-  std::fputs(text.c_str(), f);
-  std::fclose(f);
-  return path;
+std::string write_kernel(const std::string& name, const std::string& text) {
+  return write_temp_file("hardening_" + name + ".cu", text);
 }
 
 } // namespace

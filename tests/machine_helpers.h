@@ -5,6 +5,7 @@
 #include "fencelab/explore/exploration.h"
 #include "fencelab/machine/machine.h"
 #include "frontend_helpers.h"
+#include "process_helpers.h"
 
 #include <catch2/catch.hpp>
 #include <cstdio>
@@ -14,24 +15,6 @@
 #include <sys/wait.h>
 
 namespace fencelab::testing {
-
-struct ProcessResult {
-  int exit_code = -1; ///< -1 when it ended by a signal
-  std::string output; ///< stdout and stderr together
-};
-
-/** Runs a shell command (through popen), with stderr joined to stdout. */
-inline ProcessResult run_process(const std::string& command) {
-  ProcessResult result;
-  FILE* pipe = ::popen(("(" + command + ") 2>&1").c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  char buffer[4096];
-  size_t n;
-  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) result.output.append(buffer, n);
-  const int status = ::pclose(pipe);
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return result;
-}
 
 /** A compiled kernel with a Machine to run it; fails the test if it does not compile. */
 struct Kernel {

@@ -164,13 +164,9 @@ __global__ void k(int* out) {
 }
 
 TEST_CASE("a kernel recursing past its stack gets a runtime error, not a crash", "[machine][stack]") {
-  const std::string kernel = "/tmp/fencelab_overflow_test.cu";
-  FILE* f = std::fopen(kernel.c_str(), "w");
-  REQUIRE(f != nullptr);
-  std::fputs("//@ launch grid=1 block=1\n__device__ int x;\n"
-             "__device__ int deep(int n) { return n == 0 ? x : deep(n - 1) + 1; }\n"
-             "__global__ void k() { x = deep(900); }\n", f);
-  std::fclose(f);
+  const std::string kernel = write_temp_file("overflow_test.cu", "//@ launch grid=1 block=1\n__device__ int x;\n"
+                                              "__device__ int deep(int n) { return n == 0 ? x : deep(n - 1) + 1; }\n"
+                                              "__global__ void k() { x = deep(900); }\n");
   const ProcessResult r = run_process(std::string(FENCELAB_BINARY) + " run --runs 1 --seed 1 --stack-size 16384 " + kernel);
   INFO(r.output);
   // Measured against the fiber stack before each call, so it never reaches the guard page

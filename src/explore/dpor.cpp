@@ -119,7 +119,7 @@ void DporChoices::begin_forced_step(const ActorId& actor) {
 }
 
 void DporChoices::end_forced_step() {
-  if (m_in_step) m_marks.push_back(SegmentMark{m_current.size(), m_steps.back().actor, false});
+  if (m_in_step) m_marks.push_back(SegmentMark{m_current.size(), {}, false});
 }
 
 namespace {
@@ -148,7 +148,7 @@ void DporChoices::close_step() {
       const size_t end = k < m_marks.size() ? m_marks[k].begin : m_current.size();
       const bool forced = k > 0 && m_marks[k - 1].forced;
       if (begin == end && !forced && k < m_marks.size()) continue;
-      step.segments.push_back(Segment{k == 0 ? step.actor : m_marks[k - 1].actor, forced,
+      step.segments.push_back(Segment{forced ? m_marks[k - 1].actor : step.actor, forced,
                                       normalised(m_current.begin() + begin, m_current.begin() + end)});
     }
     m_marks.clear();
@@ -278,7 +278,11 @@ void DporChoices::analyse_races() {
   for (size_t j = 0; j < n; ++j) {
     const uint32_t a = actor_index[j];
     const Event& event = m_events[j];
-    Clock clock = previous_of_actor[a] >= 0 ? clocks[previous_of_actor[a]] : Clock(actors, 0);
+    auto own_past = [&] { return previous_of_actor[a] >= 0 ? clocks[previous_of_actor[a]] : Clock(actors, 0); };
+    auto join = [&](Clock& into, uint32_t i) {
+      for (size_t x = 0; x < actors; ++x) into[x] = std::max(into[x], clocks[i][x]);
+    };
+    Clock clock = own_past();
     candidates.clear();
     auto access = [&](const ObjectId& object, bool write) {
       ObjectState& state = objects[object];
@@ -327,7 +331,6 @@ void DporChoices::analyse_races() {
     // predecessor of j is ordered with j through it, so it is no race.
     std::sort(candidates.begin(), candidates.end(),
               [](const auto& x, const auto& y) { return x.first > y.first || (x.first == y.first && x.second < y.second); });
-    const Clock own_past = clock;
     const size_t races_before = races.size();
     uint32_t last = UINT32_MAX;
     for (const auto& [i, reversible] : candidates) {
@@ -336,7 +339,7 @@ void DporChoices::analyse_races() {
       const uint32_t b = actor_index[i];
       if (b == a) continue;
       if (!happens_before(clock, b, i) && reversible) races.push_back(Race{i, uint32_t(j), {}});
-      for (size_t x = 0; x < actors; ++x) clock[x] = std::max(clock[x], clocks[i][x]);
+      join(clock, i);
     }
     // Where i has events of its step before it (reverse_race reverses them together), j's past
     // must leave out its direct edges from them: once reversed, those no longer hold.
@@ -344,10 +347,9 @@ void DporChoices::analyse_races() {
       Race& race = races[r];
       const uint32_t block = m_first_event[trigger_of(m_events[race.first].step)];
       if (block == race.first) continue;
-      race.past = own_past;
+      race.past = own_past();
       for (const auto& [i, reversible] : candidates)
-        if ((i < block || i > race.first) && i != j && actor_index[i] != a)
-          for (size_t x = 0; x < actors; ++x) race.past[x] = std::max(race.past[x], clocks[i][x]);
+        if ((i < block || i > race.first) && i != j && actor_index[i] != a) join(race.past, i);
     }
     clock[a] = uint32_t(j + 1);
     clocks[j] = std::move(clock);
@@ -361,7 +363,7 @@ void DporChoices::analyse_races() {
 // sequence at the state before i (an initial). Unless one already is to be explored there,
 // schedule one. When i is not the first event of its step (a forced drain, the step's own part
 // after one, a barrier release), the state before i is inside a step, where no choice is made:
-// the choice is made before the step, and the step's events before i lead the sequence.
+// the choice is made before the step, and the step's events up to i are reversed as one block.
 void DporChoices::reverse_race(const Race& race, const std::vector<Clock>& clocks,
                                const std::vector<uint32_t>& actor_index) {
   const size_t i = race.first;

@@ -91,7 +91,7 @@ private:
   };
   struct SegmentMark {
     size_t begin = 0; ///< index into m_current
-    ActorId actor;
+    ActorId actor;    ///< the lane, where a forced drain begins
     bool forced = false;
   };
 

@@ -101,8 +101,7 @@ bool Machine::Impl::barrier_loop_detected(ResidentBlock& block, const std::vecto
 void Machine::Impl::arrive_at_barrier(SimThread& thread, SourceRange range) {
   thread.pending = PendingEvent{EventKind::BarrierArrive, range};
   thread.status = ThreadStatus::AtBarrier;
-  thread.local_steps = 0;
-  thread.loop_saved_at = 0;
+  thread.reset_local_steps();
   // For barrier_loop_detected: the same state as at the previous arrival, nothing visible since.
   ThreadSnapshot now;
   take_snapshot(thread, range, Location{}, now);

@@ -299,8 +299,7 @@ void Machine::Impl::start_thread(SimThread& thread) {
   thread.slots.clear();
   thread.frames.clear();
   thread.local_arrays.clear();
-  thread.local_steps = 0;
-  thread.loop_saved_at = 0;
+  thread.reset_local_steps();
   thread.fault.reset();
   thread.last_snapshot.valid = false;
   thread.spinning = false;
@@ -467,8 +466,7 @@ std::string Machine::Impl::deadlock_message() const {
 void Machine::Impl::before_visible_event(SimThread& thread, EventKind kind, SourceRange range) {
   thread.pending = PendingEvent{kind, range};
   thread.status = ThreadStatus::AtEvent;
-  thread.local_steps = 0;
-  thread.loop_saved_at = 0;
+  thread.reset_local_steps();
   ++thread.visible_events;
   thread.scheduler = std::move(thread.scheduler).resume();
   ++events;
@@ -519,22 +517,6 @@ void Machine::Impl::count_local_step(SimThread& thread, SourceRange range) {
           fmt::format("ran {} statements without touching shared or global memory (an infinite "
                       "loop?)", options.max_local_steps),
           ExecutionStatus::StepLimit);
-}
-
-bool Machine::Impl::same_private_state(const SimThread& thread, const ThreadSnapshot& s) {
-  if (thread.slots.size() != s.slots.size() || !std::equal(thread.slots.begin(), thread.slots.end(), s.slots.begin()))
-    return false;
-  if (thread.frames.size() * 2 != s.frames.size()) return false;
-  for (size_t i = 0; i < thread.frames.size(); ++i)
-    if (thread.frames[i].function != s.frames[2 * i] || thread.frames[i].call_site != s.frames[2 * i + 1]) return false;
-  size_t at = 0;
-  for (const LocalArray& a : thread.local_arrays) {
-    if (at + a.elements.size() > s.local_arrays.size() ||
-        !std::equal(a.elements.begin(), a.elements.end(), s.local_arrays.begin() + at))
-      return false;
-    at += a.elements.size();
-  }
-  return at == s.local_arrays.size();
 }
 
 void Machine::Impl::emit(Event&& event) {

@@ -89,6 +89,11 @@ struct SimThread {
    *  local step `loop_saved_at` (a power of two), compared at the same statement after. */
   ThreadSnapshot loop_state;
   uint64_t loop_saved_at = 0;
+  /** At a visible event (or a thread's start) local steps count, and loops are checked, anew. */
+  void reset_local_steps() {
+    local_steps = 0;
+    loop_saved_at = 0;
+  }
 
   Builtin barrier_kind = Builtin::Syncthreads; ///< which form of __syncthreads it waits in
   bool barrier_predicate = false; ///< the _count/_and/_or argument

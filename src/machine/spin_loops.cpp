@@ -1,5 +1,7 @@
 // Spin-loop recognition (DESIGN "Machine"; docs/architecture.md, "Spin loops"): a read that
-// repeats a no-op iteration waits until its location changes, and the stutter rule.
+// repeats a no-op iteration waits until its location changes, and the stutter rule. Also the
+// private-state snapshots that recognition, and that of loops touching no memory at all
+// (count_local_step), compare.
 #include "machine_impl.h"
 
 #include <algorithm>
@@ -44,6 +46,22 @@ void Machine::Impl::take_snapshot(const SimThread& thread, SourceRange range, Lo
   s.local_arrays.clear();
   for (const LocalArray& a : thread.local_arrays)
     s.local_arrays.insert(s.local_arrays.end(), a.elements.begin(), a.elements.end());
+}
+
+bool Machine::Impl::same_private_state(const SimThread& thread, const ThreadSnapshot& s) {
+  if (thread.slots.size() != s.slots.size() || !std::equal(thread.slots.begin(), thread.slots.end(), s.slots.begin()))
+    return false;
+  if (thread.frames.size() * 2 != s.frames.size()) return false;
+  for (size_t i = 0; i < thread.frames.size(); ++i)
+    if (thread.frames[i].function != s.frames[2 * i] || thread.frames[i].call_site != s.frames[2 * i + 1]) return false;
+  size_t at = 0;
+  for (const LocalArray& a : thread.local_arrays) {
+    if (at + a.elements.size() > s.local_arrays.size() ||
+        !std::equal(a.elements.begin(), a.elements.end(), s.local_arrays.begin() + at))
+      return false;
+    at += a.elements.size();
+  }
+  return at == s.local_arrays.size();
 }
 
 void Machine::Impl::before_read_event(SimThread& thread, EventKind kind, SourceRange range,

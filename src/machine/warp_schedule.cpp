@@ -268,8 +268,7 @@ Word perform_warp_builtin(Machine::Impl& m, SimThread& t, const Call& call, cons
   }
   t.pending = PendingEvent{EventKind::Warp, call.range};
   t.status = ThreadStatus::AtWarp;
-  t.local_steps = 0;
-  t.loop_saved_at = 0;
+  t.reset_local_steps();
   ++t.visible_events;
   t.scheduler = std::move(t.scheduler).resume();
   return w.result;

@@ -1,0 +1,40 @@
+// Helpers for tests that run a command (the fencelab program) and read what it printed.
+#pragma once
+
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <string>
+#include <sys/wait.h>
+
+namespace fencelab::testing {
+
+struct ProcessResult {
+  int exit_code = -1; ///< -1 when it ended by a signal
+  std::string output; ///< stdout, and stderr unless left out
+};
+
+/** Runs a shell command (through popen). Its stderr joins stdout unless `with_stderr` is false
+ *  (sanitized builds print a warning with the process id there). */
+inline ProcessResult run_process(const std::string& command, bool with_stderr = true) {
+  ProcessResult result;
+  FILE* pipe = ::popen(("(" + command + ")" + (with_stderr ? " 2>&1" : " 2>/dev/null")).c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  char buffer[4096];
+  size_t n;
+  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) result.output.append(buffer, n);
+  const int status = ::pclose(pipe);
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return result;
+}
+
+/** Writes `text` to /tmp/fencelab_NAME and returns that path. */
+inline std::string write_temp_file(const std::string& name, const std::string& text) {
+  const std::string path = "/tmp/fencelab_" + name;
+  FILE* f = std::fopen(path.c_str(), "w");
+  REQUIRE(f != nullptr);
+  std::fputs(text.c_str(), f);
+  std::fclose(f);
+  return path;
+}
+
+} // namespace fencelab::testing
