@@ -63,7 +63,7 @@ TEST_CASE("every catalogue kernel's diagnostic expectations hold: the bugs are r
           // Replaying the witness with the checkers on shows the same report again.
           ReplayError error;
           REQUIRE(replay(*k.machine, *model, *e.witness, &checkers, error));
-          const auto again = checkers.take_reports();
+          const auto again = checkers.execution_reports();
           CHECK(std::any_of(again.begin(), again.end(), [&](const CheckReport& report) {
             return e.expectation->diagnostic_kind == diagnostic_kind_name(report.kind);
           }));

@@ -93,7 +93,7 @@ TEST_CASE("golden check reports match, and each report's witness reproduces it",
       auto model = create_model(model_name);
       ReplayError replay_error;
       REQUIRE(replay(*k.machine, *model, token, &checkers, replay_error));
-      const auto again = checkers.take_reports();
+      const auto again = checkers.execution_reports();
       CHECK(std::any_of(again.begin(), again.end(), [&](const CheckReport& r) {
         return r.message == report.message && report.kind == diagnostic_kind_name(r.kind);
       }));

@@ -34,13 +34,26 @@ Checkers::~Checkers() = default;
 
 bool Checkers::races_checked() const { return m_races->enabled(); }
 
+void Checkers::start_search() {
+  m_catalogue.clear();
+  m_races->forget_findings_from(0);
+}
+
+void Checkers::discard_execution() { m_races->forget_findings_from(m_catalogue.discard_execution()); }
+
+std::vector<CheckReport> Checkers::execution_reports() const {
+  std::vector<CheckReport> out;
+  for (uint32_t index : m_catalogue.found()) out.push_back(m_catalogue.report(index));
+  return out;
+}
+
 void Checkers::begin_execution() {
-  m_reports.clear();
+  m_catalogue.begin_execution();
   m_races->begin_execution();
 }
 
 void Checkers::on_event(const Event& event) {
-  m_races->on_event(event, m_reports);
+  m_races->on_event(event, m_catalogue);
   // Warp-level synchronizations (warp_mask set) are not __syncthreads: no block divergence.
   if (event.kind == EventKind::BarrierRelease && event.warp_mask == 0) check_barrier(event);
 }
@@ -66,9 +79,7 @@ void Checkers::check_barrier(const Event& event) {
                                 block);
   for (const auto& [begin, entry] : by_site) r.sites.push_back({"waits", entry.first, describe_threads(entry.second)});
   if (!event.exited.empty()) r.sites.push_back({"exited", SourceRange{}, describe_threads(event.exited)});
-  for (const CheckReport& existing : m_reports)
-    if (existing.identity() == r.identity()) return;
-  m_reports.push_back(std::move(r));
+  m_catalogue.add(std::move(r));
 }
 
 void Checkers::end_execution(const ExecutionResult& result) {
@@ -100,13 +111,13 @@ void Checkers::end_execution(const ExecutionResult& result) {
       r.sites.push_back({"never resident", SourceRange{},
                          describe_blocks(result.first_never_resident, result.never_resident)});
     }
-    m_reports.push_back(std::move(r));
+    m_catalogue.add(std::move(r));
     break;
   }
   case ExecutionStatus::StepLimit:
     r.kind = DiagnosticKind::Livelock;
     r.message = "livelock: " + result.outcome.message;
-    m_reports.push_back(std::move(r));
+    m_catalogue.add(std::move(r));
     break;
   case ExecutionStatus::RuntimeError: {
     if (!result.error) break;
@@ -114,7 +125,7 @@ void Checkers::end_execution(const ExecutionResult& result) {
     r.kind = diagnostic_kind_of(e.kind);
     r.message = result.outcome.message;
     r.sites.push_back({"reached", e.diagnostic.range, e.thread.to_string()});
-    m_reports.push_back(std::move(r));
+    m_catalogue.add(std::move(r));
     break;
   }
   }
@@ -123,7 +134,7 @@ void Checkers::end_execution(const ExecutionResult& result) {
     warning.kind = diagnostic_kind_of(w.kind);
     warning.message = w.diagnostic.message;
     warning.sites.push_back({"reached", w.diagnostic.range, w.thread.to_string()});
-    m_reports.push_back(std::move(warning));
+    m_catalogue.add(std::move(warning));
   }
 }
 

@@ -42,7 +42,16 @@ void RaceDetector::begin_execution() {
   }
   m_shadow.clear();
   m_releases.clear();
-  m_reported.clear();
+}
+
+void RaceDetector::forget_findings_from(uint32_t size) {
+  std::erase_if(m_known, [size](const auto& item) { return item.second >= size; });
+}
+
+size_t RaceDetector::RaceKeyHash::operator()(const RaceKey& k) const noexcept {
+  uint64_t h = (uint64_t(k.object) << 9) ^ (uint64_t(k.kind) << 1) ^ uint64_t(k.both_marked);
+  for (uint32_t x : {k.first.begin, k.first.end, k.second.begin, k.second.end}) h = (h ^ x) * 0x9e3779b97f4a7c15ull;
+  return size_t(h ^ (h >> 29));
 }
 
 uint32_t RaceDetector::index_of(ThreadId id) const {
@@ -56,12 +65,12 @@ std::string RaceDetector::location_name(uint32_t object, uint32_t index) const {
   return o.is_array ? fmt::format("{}[{}]", o.name, index) : o.name;
 }
 
-void RaceDetector::on_event(const Event& event, std::vector<CheckReport>& reports) {
+void RaceDetector::on_event(const Event& event, ReportCatalogue& catalogue) {
   if (!m_enabled) return;
   switch (event.kind) {
   case EventKind::Load:
   case EventKind::Store:
-  case EventKind::Atomic: on_access(event, reports); break;
+  case EventKind::Atomic: on_access(event, catalogue); break;
   case EventKind::Fence: on_fence(event); break;
   case EventKind::BarrierRelease: on_barrier(event); break;
   case EventKind::BlockStart:
@@ -107,7 +116,7 @@ void RaceDetector::on_barrier(const Event& event) {
   }
 }
 
-void RaceDetector::on_access(const Event& event, std::vector<CheckReport>& reports) {
+void RaceDetector::on_access(const Event& event, ReportCatalogue& catalogue) {
   ThreadState& t = state(event.thread);
   const uint32_t self = index_of(event.thread);
   // Reads-from: reading a store made after a fence lets this thread's next fence acquire.
@@ -126,16 +135,12 @@ void RaceDetector::on_access(const Event& event, std::vector<CheckReport>& repor
     r.kind = DiagnosticKind::UninitializedRead;
     r.message = fmt::format("read of uninitialized {}", location_name(event.object, event.location.index));
     r.sites.push_back({access_role(event.kind), event.range, event.thread.to_string()});
-    const std::string id = r.identity();
-    if (std::find(m_reported.begin(), m_reported.end(), id) == m_reported.end()) {
-      m_reported.push_back(id);
-      reports.push_back(std::move(r));
-    }
+    catalogue.add(std::move(r));
   }
-  if (shadow.write && shadow.write->thread != self) check_pair(*shadow.write, now, event.object, event.location.index, reports);
+  if (shadow.write && shadow.write->thread != self) check_pair(*shadow.write, now, event.object, event.location.index, catalogue);
   if (writes(event.kind))
     for (const Access& read : shadow.reads)
-      if (read.thread != self) check_pair(read, now, event.object, event.location.index, reports);
+      if (read.thread != self) check_pair(read, now, event.object, event.location.index, catalogue);
 
   if (writes(event.kind)) {
     shadow.write = now;
@@ -150,7 +155,7 @@ void RaceDetector::on_access(const Event& event, std::vector<CheckReport>& repor
 }
 
 void RaceDetector::check_pair(const Access& earlier, const Access& now, uint32_t object, uint32_t index,
-                              std::vector<CheckReport>& reports) {
+                              ReportCatalogue& catalogue) {
   const ThreadState& t = m_states[now.thread];
   if (earlier.clock <= t.clocks.exact[earlier.thread]) return; // ordered by happens-before
   const bool both_marked = earlier.mode != AccessMode::Plain && now.mode != AccessMode::Plain;
@@ -162,6 +167,10 @@ void RaceDetector::check_pair(const Access& earlier, const Access& now, uint32_t
   } else {
     kind = earlier.clock <= t.clocks.wide[earlier.thread] ? DiagnosticKind::ScopedRace : DiagnosticKind::DataRace;
   }
+  RaceKey key{kind, both_marked, object, earlier.range, now.range};
+  if (key.second.begin < key.first.begin || (key.second.begin == key.first.begin && key.second.end < key.first.end))
+    std::swap(key.first, key.second);
+  if (const auto known = m_known.find(key); known != m_known.end()) return catalogue.note(known->second);
   const char* hazard = !writes(now.kind) ? "RAW" : !writes(earlier.kind) ? "WAR" : "WAW";
   CheckReport r;
   r.kind = kind;
@@ -172,10 +181,7 @@ void RaceDetector::check_pair(const Access& earlier, const Access& now, uint32_t
                              : ": the fences' scope does not include both threads";
   r.sites.push_back({access_role(earlier.kind), earlier.range, earlier.id.to_string()});
   r.sites.push_back({access_role(now.kind), now.range, now.id.to_string()});
-  const std::string id = r.identity();
-  if (std::find(m_reported.begin(), m_reported.end(), id) != m_reported.end()) return;
-  m_reported.push_back(id);
-  reports.push_back(std::move(r));
+  m_known.emplace(key, catalogue.add(std::move(r)));
 }
 
 } // namespace fencelab

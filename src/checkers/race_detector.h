@@ -15,6 +15,7 @@
 #pragma once
 
 #include "fencelab/checkers/report.h"
+#include "fencelab/checkers/report_catalogue.h"
 #include "fencelab/machine/events.h"
 #include "fencelab/program/program.h"
 
@@ -33,7 +34,9 @@ public:
   bool enabled() const { return m_enabled; }
 
   void begin_execution();
-  void on_event(const Event& event, std::vector<CheckReport>& reports);
+  void on_event(const Event& event, ReportCatalogue& catalogue);
+  /** The catalogue dropped its findings from `size` on (ReportCatalogue::discard_execution). */
+  void forget_findings_from(uint32_t size);
 
 private:
   struct Clocks {
@@ -69,11 +72,24 @@ private:
 
   uint32_t index_of(ThreadId id) const;
   ThreadState& state(ThreadId id);
-  void on_access(const Event& event, std::vector<CheckReport>& reports);
+  void on_access(const Event& event, ReportCatalogue& catalogue);
   void on_fence(const Event& event);
   void on_barrier(const Event& event);
   void check_pair(const Access& earlier, const Access& now, uint32_t object, uint32_t index,
-                  std::vector<CheckReport>& reports);
+                  ReportCatalogue& catalogue);
+  /** What decides a race report's identity (CheckReport::identity): its kind, whether both
+   *  accesses were marked (the message's reason), the object, and the two sites. Met again, a
+   *  race is only noted in the catalogue, not rendered. */
+  struct RaceKey {
+    DiagnosticKind kind;
+    bool both_marked;
+    uint32_t object;
+    SourceRange first, second; ///< ordered by position
+    friend bool operator==(const RaceKey&, const RaceKey&) = default;
+  };
+  struct RaceKeyHash {
+    size_t operator()(const RaceKey& k) const noexcept;
+  };
   std::string location_name(uint32_t object, uint32_t index) const;
 
   const Program& m_program;
@@ -83,7 +99,7 @@ private:
   std::vector<ThreadState> m_states;
   std::unordered_map<uint64_t, Shadow> m_shadow;                       ///< by location key
   std::unordered_map<uint64_t, std::shared_ptr<const Release>> m_releases; ///< by store id
-  std::vector<std::string> m_reported; ///< identities reported in this execution
+  std::unordered_map<RaceKey, uint32_t, RaceKeyHash> m_known; ///< rendered races: catalogue index
 };
 
 } // namespace fencelab

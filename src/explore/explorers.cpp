@@ -28,17 +28,23 @@ public:
     }
     entry.executions += times;
   }
-  /** Adds an execution's checker reports; the first execution showing one is its witness. */
-  void add_reports(std::vector<CheckReport> reports, const std::vector<uint32_t>& choices, const std::string& model,
+  /** Adds the checker reports of the execution just run; the first execution showing one is
+   *  its witness. Each finding's text was rendered once, by the checkers' catalogue. */
+  void add_reports(const ReportCatalogue& catalogue, const std::vector<uint32_t>& choices, const std::string& model,
                    uint64_t times = 1) {
-    for (CheckReport& report : reports) {
-      const std::string id = report.identity();
-      const auto [it, inserted] = m_report_index.try_emplace(id, m_reports.size());
-      if (inserted) {
-        report.witness = ReplayToken{model, choices};
-        m_reports.push_back(ReportCount{std::move(report), 0});
+    for (uint32_t index : catalogue.found()) {
+      if (index >= m_by_catalogue.size()) m_by_catalogue.resize(index + 1, kUnseen);
+      size_t& mine = m_by_catalogue[index];
+      if (mine == kUnseen) {
+        const auto [it, inserted] = m_report_index.try_emplace(catalogue.identity(index), m_reports.size());
+        if (inserted) {
+          CheckReport report = catalogue.report(index);
+          report.witness = ReplayToken{model, choices};
+          m_reports.push_back(ReportCount{std::move(report), 0});
+        }
+        mine = it->second;
       }
-      m_reports[it->second].executions += times;
+      m_reports[mine].executions += times;
     }
   }
   std::vector<ReportCount> take_reports() { return std::move(m_reports); }
@@ -52,7 +58,9 @@ public:
 
 private:
   std::map<Outcome, OutcomeCount> m_counts;
+  static constexpr size_t kUnseen = SIZE_MAX;
   std::map<std::string, size_t> m_report_index;
+  std::vector<size_t> m_by_catalogue; ///< catalogue index -> index into m_reports
   std::vector<ReportCount> m_reports;
 };
 
@@ -159,6 +167,7 @@ ExplorationResult explore_random(Machine& machine, MemoryModel& model, const Ran
   result.model = mode_name(model.name(), machine.options().warp); // "gpu", "gpu.lockstep"
   result.seed = options.seed;
   OutcomeTable table;
+  if (options.checkers) options.checkers->start_search();
   RandomChoices choices(options.seed, options.bias);
   for (uint64_t run = 0; run < options.runs; ++run) {
     if (options.control && options.control->should_stop(result, choices.taken().size())) break;
@@ -168,7 +177,7 @@ ExplorationResult explore_random(Machine& machine, MemoryModel& model, const Ran
     // repeat it exactly, so it counts for all of them (a million-block grid runs once).
     const uint64_t times = choices.taken().empty() ? options.runs - run : 1;
     table.add(execution, choices.taken(), result.model, times);
-    if (options.checkers) table.add_reports(options.checkers->take_reports(), choices.taken(), result.model, times);
+    if (options.checkers) table.add_reports(options.checkers->catalogue(), choices.taken(), result.model, times);
     result.events += execution.events * times;
     result.executions += times;
     run += times - 1;
@@ -199,11 +208,11 @@ void explore_depth_first(Machine& machine, MemoryModel& model, const ExhaustiveO
     const ExecutionResult execution = machine.run(model, choices, options.checkers);
     choices.finish_execution(execution);
     if (choices.abandoned()) {
-      if (options.checkers) options.checkers->take_reports(); // a repeat of explored executions
+      if (options.checkers) options.checkers->discard_execution(); // a repeat of explored executions
       ++result.abandoned;
     } else {
       table.add(execution, choices.taken(), result.model);
-      if (options.checkers) table.add_reports(options.checkers->take_reports(), choices.taken(), result.model);
+      if (options.checkers) table.add_reports(options.checkers->catalogue(), choices.taken(), result.model);
       result.events += execution.events;
       ++result.executions;
     }
@@ -221,6 +230,7 @@ ExplorationResult explore_exhaustive(Machine& machine, MemoryModel& model,
   result.mode = ExplorationMode::Exhaustive;
   result.model = mode_name(model.name(), machine.options().warp); // "gpu", "gpu.lockstep"
   OutcomeTable table;
+  if (options.checkers) options.checkers->start_search();
   // Lockstep schedules warps, whose steps the reduction does not describe: searched in full.
   const bool dpor = options.reduction == Reduction::Dpor && machine.options().warp != WarpMode::Lockstep;
   result.reduction = dpor ? "dpor" : "none";

@@ -171,15 +171,15 @@ ExecutionResult Machine::Impl::run(MemoryModel& the_model, ChoiceSource& the_cho
     } else {
       const uint32_t step = pick;
       if (observing()) {
-        const MemoryModel::InternalStep described = model->describe_internal_step(step);
+        MemoryModel::InternalStep described = model->describe_internal_step(step, observer_wants_text);
         Event e;
         e.kind = EventKind::ModelStep;
         e.thread = described.thread;
         e.location = described.location;
-        e.location_name = layout.describe(described.location);
+        if (observer_wants_text) e.location_name = layout.describe(described.location);
         e.type = layout.element_type(described.location);
         e.value = described.value;
-        e.text = described.text;
+        e.text = std::move(described.text);
         emit(std::move(e));
       }
       model->internal_step(step);

@@ -14,7 +14,7 @@ class BufferedModel : public MemoryModel {
 public:
   uint32_t internal_step_count() const override;
   void internal_step(uint32_t index) override;
-  InternalStep describe_internal_step(uint32_t index) const override;
+  InternalStep describe_internal_step(uint32_t index, bool with_text) const override;
   void thread_start(const ThreadRef& t) override;
   void store(const ThreadRef& t, Location location, Word value, AccessMode mode) override;
   void finish_execution() override;

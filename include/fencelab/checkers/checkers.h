@@ -4,6 +4,7 @@
 #pragma once
 
 #include "fencelab/checkers/report.h"
+#include "fencelab/checkers/report_catalogue.h"
 #include "fencelab/machine/machine.h"
 
 #include <memory>
@@ -23,8 +24,15 @@ public:
   void on_event(const Event& event) override;
   void end_execution(const ExecutionResult& result) override;
 
-  /** The reports of the execution that just ended (without witnesses). */
-  std::vector<CheckReport> take_reports() { return std::move(m_reports); }
+  /** A search begins: findings are rendered afresh, from executions of this search. */
+  void start_search();
+  /** The execution that just ended is abandoned (it repeats explored ones): its findings are
+   *  not counted, and those it met first are forgotten. */
+  void discard_execution();
+  /** The findings of the search so far; found() lists the execution that just ended. */
+  const ReportCatalogue& catalogue() const { return m_catalogue; }
+  /** Copies of the reports of the execution that just ended (without witnesses). */
+  std::vector<CheckReport> execution_reports() const;
   /** Whether the race detector runs for this program (it is off for very large grids). */
   bool races_checked() const;
 
@@ -32,7 +40,7 @@ private:
   void check_barrier(const Event& event);
   const Program& m_program;
   std::unique_ptr<RaceDetector> m_races;
-  std::vector<CheckReport> m_reports;
+  ReportCatalogue m_catalogue;
 };
 
 } // namespace fencelab

@@ -95,7 +95,9 @@ public:
     Word value = 0;
     std::string text;  ///< e.g. "X=10 drains from thread (0,0,0)'s store buffer to memory"
   };
-  virtual InternalStep describe_internal_step(uint32_t index) const { return {}; }
+  /** What internal step `index` would do; `text` only when `with_text` (observers that
+   *  render nothing, the checkers, must not pay for it in every execution). */
+  virtual InternalStep describe_internal_step(uint32_t index, bool with_text) const { return {}; }
 
   /** The actor of internal step `index` (the buffer lane it drains), for partial-order
    *  reduction: steps of one actor are always dependent. */
