@@ -111,8 +111,10 @@ int execute(const CompareOptions& options) {
                                                                       : "  <- not reached (search cut short)";
     fmt::print("  {:>12}  {:>12.1f}{}\n", count, per_million(count, gpu->executions), marker);
     // Weak memory seen: the gpu model allows it and a complete sc search forbids it.
+    // (The lambda names the outcome through a reference: clang 14 cannot capture a binding.)
+    const Outcome& shown = outcome;
     const bool weak = verdict == ModelVerdict::Allowed && std::any_of(explored.begin(), explored.end(), [&](const auto& r) {
-                        return r.model == "sc" && model_verdict(r, outcome) == ModelVerdict::Forbidden;
+                        return r.model == "sc" && model_verdict(r, shown) == ModelVerdict::Forbidden;
                       });
     if (weak && count > 0) ++weak_seen;
   }
