@@ -107,6 +107,65 @@ __global__ void k() { for (int i = 0; i < 1000; i++) x = i; }
   CHECK(o.outcome.status == ExecutionStatus::StepLimit);
 }
 
+TEST_CASE("the step limit's message says which limit stopped the execution", "[machine][limits]") {
+  const char* kernel = R"(
+//@ launch grid=1 block=1
+__device__ int x;
+__global__ void k() { for (int i = 0; i < 2000000; i++) x = i; }
+)";
+  MachineOptions given;
+  given.max_steps = 100;
+  const OutcomeCount explicit_limit = only_outcome(kernel, given);
+  CHECK(explicit_limit.outcome.message.find("the --max-steps limit") != std::string::npos);
+  // Not given: 1,000 per thread of the launch, at least 1,000,000 (one random execution: the
+  // exhaustive search would keep a million steps for its analysis).
+  Kernel k = kernel_from_text(kernel);
+  auto model = create_model("sc");
+  const ExplorationResult r = explore_random(*k.machine, *model, RandomOptions{1, 1});
+  REQUIRE(r.outcomes.size() == 1);
+  CHECK(r.outcomes.front().outcome.status == ExecutionStatus::StepLimit);
+  CHECK(r.outcomes.front().outcome.message.find("stopped after 1000000 events, the default step limit") == 0);
+}
+
+TEST_CASE("the default step limit scales with the launch", "[machine][limits]") {
+  // 2,048 threads each storing 600 times: 1,228,800 events, past the old fixed 1,000,000 but
+  // within 1,000 per thread.
+  // One random execution: the exhaustive search's analysis of so long an execution is what
+  // the next test is about.
+  Kernel k = kernel_from_text(R"(
+//@ launch grid=8 block=256
+//@ arg out: int[2048] = zeros
+__global__ void k(int* out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  for (int n = 0; n < 600; n++) out[i] = n;
+}
+)");
+  auto model = create_model("sc");
+  const ExplorationResult r = explore_random(*k.machine, *model, RandomOptions{1, 1});
+  REQUIRE(r.outcomes.size() == 1);
+  CHECK(r.outcomes.front().outcome.status == ExecutionStatus::Completed);
+}
+
+TEST_CASE("an execution too long for the reduction's analysis ends the search cleanly", "[machine][limits]") {
+  // 1,024 threads x 300 stores: 307,200 scheduling points with up to 1,024 threads enabled
+  // at each, past the 2^24 entries the reduction keeps (its clocks would need 2^28 more): the
+  // first execution is abandoned part-way and the search stops, cut short, saying why.
+  Kernel k = kernel_from_text(R"(
+//@ launch grid=4 block=256
+//@ arg out: int[1024] = zeros
+__global__ void k(int* out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  for (int n = 0; n < 300; n++) out[i] = n;
+}
+)");
+  auto model = create_model("sc");
+  const ExplorationResult r = explore_exhaustive(*k.machine, *model, ExhaustiveOptions{});
+  CHECK(r.executions == 0);
+  CHECK(r.abandoned == 0);
+  CHECK_FALSE(r.complete);
+  CHECK(r.stopped_because.find("too long for the partial-order reduction") != std::string::npos);
+}
+
 TEST_CASE("blocks beyond the residency limit run after earlier ones retire", "[machine][residency]") {
   MachineOptions options;
   options.resident_blocks = 2;

@@ -20,7 +20,9 @@ void add_common_options(CLI::App& command, CommonOptions& options) {
       ->check(CLI::Range(16u * 1024, 64u * 1024 * 1024));
   command.add_option("--resident-blocks", options.machine.resident_blocks,
                      "blocks resident at once (default: as on an H100)");
-  command.add_option("--max-steps", options.machine.max_steps, "visible events one execution may perform")
+  command.add_option("--max-steps", options.machine.max_steps,
+                     "visible events one execution may perform (default: 1,000 per thread of the launch, "
+                     "at least 1,000,000)")
       ->check(CLI::PositiveNumber);
   command.add_option("--max-barrier-rounds", options.machine.max_barrier_rounds,
                      "barrier releases one execution may perform")

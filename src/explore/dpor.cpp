@@ -2,6 +2,7 @@
 #include "dpor.h"
 
 #include <algorithm>
+#include <fmt/format.h>
 #include <unordered_map>
 
 namespace fencelab {
@@ -29,6 +30,8 @@ bool listed(const Sleepers& sleepers, const ActorId& actor) {
 // Following the Machine
 
 void DporChoices::start_execution() {
+  m_enabled_entries = 0;
+  for (const Entry& entry : m_stack) m_enabled_entries += entry.enabled.size();
   m_position = 0;
   m_steps.clear();
   m_current.clear();
@@ -37,6 +40,13 @@ void DporChoices::start_execution() {
   m_schedule_pending = false;
   m_abandoned = false;
   m_taken.clear();
+}
+
+void DporChoices::stop_too_long(uint64_t steps, uint64_t actors) {
+  m_stop_reason = fmt::format("an execution of {}{} steps by {} threads and buffer lanes is too long for the "
+                              "partial-order reduction to keep in memory (--reduction none searches without it; "
+                              "a smaller launch, --grid/--block, needs less)",
+                              m_abandoned ? "over " : "", steps, actors);
 }
 
 void DporChoices::add_backtrack(Entry& entry, const ActorId& actor, std::vector<ActorId> wakeup) {
@@ -49,6 +59,11 @@ void DporChoices::schedule_point(std::span<const ActorId> actors) {
   m_schedule_pending = actors.size() > 1;
   if (m_abandoned) return;
   if (m_position == m_stack.size()) {
+    m_enabled_entries += actors.size();
+    if (m_enabled_entries > kMaxEnabledEntries) {
+      m_abandoned = true;
+      return stop_too_long(m_steps.size(), actors.size());
+    }
     Entry entry;
     entry.schedule = true;
     entry.enabled.assign(actors.begin(), actors.end());
@@ -262,6 +277,7 @@ void DporChoices::analyse_races() {
   for (size_t k = 0; k < n; ++k)
     actor_index[k] = index_of.try_emplace(m_events[k].actor, uint32_t(index_of.size())).first->second;
   const size_t actors = index_of.size();
+  if (uint64_t(n) * actors > kMaxClockEntries) return stop_too_long(n, actors);
 
   struct ObjectState {
     int64_t last_write = -1;

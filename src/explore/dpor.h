@@ -19,6 +19,7 @@
 #include "fencelab/machine/machine.h"
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace fencelab {
@@ -41,6 +42,15 @@ public:
   /** The decisions choose() answered in this execution: its replay token. */
   const std::vector<uint32_t>& taken() const { return m_taken; }
   bool abandoned() const { return m_abandoned; }
+  /** Non-empty when the last execution was too long for the reduction's memory: the search
+   *  must stop there (it would otherwise run out of memory). */
+  const std::string& stop_reason() const { return m_stop_reason; }
+  /** Each scheduling point keeps its enabled actors (16 bytes each): at most this many in
+   *  one execution's stack (256 MiB). */
+  static constexpr uint64_t kMaxEnabledEntries = uint64_t(1) << 24;
+  /** Happens-before is a clock per event with one entry per actor: at most this many entries
+   *  (4 bytes each, 1 GiB) for one execution. */
+  static constexpr uint64_t kMaxClockEntries = uint64_t(1) << 28;
 
   struct Access {
     ObjectId object;
@@ -125,6 +135,9 @@ private:
   bool m_abandoned = false;
   std::vector<uint32_t> m_taken;
   std::vector<ActorId> m_guide; ///< actors to prefer at the next new scheduling points, in order
+  std::string m_stop_reason;
+  uint64_t m_enabled_entries = 0; ///< summed over m_stack's scheduling points
+  void stop_too_long(uint64_t steps, uint64_t actors);
 };
 
 } // namespace fencelab

@@ -88,6 +88,8 @@ private:
  */
 class DepthFirstChoices final : public ChoiceSource {
 public:
+  /** Why the search cannot go on (never: the plain search keeps no per-execution analysis). */
+  const std::string& stop_reason() const { return m_no_reason; }
   uint32_t choose(uint32_t options, ChoiceKind, uint32_t) override {
     if (m_position < m_stack.size()) {
       Decision& d = m_stack[m_position++];
@@ -118,6 +120,7 @@ public:
   }
 
 private:
+  std::string m_no_reason;
   struct Decision {
     uint32_t chosen;
     uint32_t options;
@@ -209,12 +212,19 @@ void explore_depth_first(Machine& machine, MemoryModel& model, const ExhaustiveO
     choices.finish_execution(execution);
     if (choices.abandoned()) {
       if (options.checkers) options.checkers->discard_execution(); // a repeat of explored executions
-      ++result.abandoned;
+      if (choices.stop_reason().empty()) ++result.abandoned; // else cut off by the limit below
     } else {
       table.add(execution, choices.taken(), result.model);
       if (options.checkers) table.add_reports(options.checkers->catalogue(), choices.taken(), result.model);
       result.events += execution.events;
       ++result.executions;
+    }
+    // The reduction could not analyse the execution (too long for its memory): the search
+    // ends here, cut short, with what it found.
+    if (!choices.stop_reason().empty()) {
+      result.stopped_because = choices.stop_reason();
+      more = true;
+      break;
     }
     more = choices.advance();
   }

@@ -81,6 +81,13 @@ Machine::Impl::Impl(const Program& program, MachineOptions options)
                          : program.launch.resident_blocks != 0 ? program.launch.resident_blocks
                                                                : default_resident_blocks(threads_per_block);
   resident_limit = static_cast<uint32_t>(std::min<uint64_t>(limit, total_blocks));
+  default_step_limit = options.max_steps == 0;
+  if (default_step_limit) {
+    const uint64_t threads = total_blocks * threads_per_block;
+    this->options.max_steps = threads > MachineOptions::kMinSteps / MachineOptions::kStepsPerThread
+                                  ? threads * MachineOptions::kStepsPerThread
+                                  : MachineOptions::kMinSteps;
+  }
   for (uint32_t i = 0; i < program.observed.size(); ++i)
     if (program.observed[i].kind == ObservedItem::Kind::Local)
       observed_locals.emplace_back(program.observed[i].local, i);
@@ -147,8 +154,14 @@ ExecutionResult Machine::Impl::run(MemoryModel& the_model, ChoiceSource& the_cho
     }
     if (events >= options.max_steps) {
       status = ExecutionStatus::StepLimit;
-      message = fmt::format("stopped after {} events (--max-steps): a thread may be spinning forever",
-                            options.max_steps);
+      message = default_step_limit
+                    ? fmt::format("stopped after {} events, the default step limit ({} per thread of the launch, "
+                                  "at least {}): a thread may be spinning forever; if the kernel needs more, "
+                                  "raise --max-steps",
+                                  options.max_steps, MachineOptions::kStepsPerThread, MachineOptions::kMinSteps)
+                    : fmt::format("stopped after {} events, the --max-steps limit: a thread may be spinning "
+                                  "forever; if the kernel needs more, raise --max-steps",
+                                  options.max_steps);
       break;
     }
     // Options: the model's own steps (draining buffered stores) first, then the ready threads.

@@ -248,6 +248,7 @@ struct Machine::Impl final : FootprintSink {
   }
   /** Whether the observer wants text (names, explanations) built into events. */
   bool observer_wants_text = false;
+  bool default_step_limit = false; ///< max_steps was scaled from the launch, not given
   void count_local_step(SimThread& thread, SourceRange range);
   /** Whether the thread's private state (frames, slots, local arrays) equals `s`'s. */
   static bool same_private_state(const SimThread& thread, const ThreadSnapshot& s);

@@ -41,8 +41,12 @@ struct MachineOptions {
    *  and 2048 threads (CUDA C++ Programming Guide, "Technical Specifications per Compute
    *  Capability"), but at most 16,384 resident threads (each holds a guarded fiber stack). */
   uint32_t resident_blocks = 0;
-  /** Visible events one execution may perform before it is stopped (StepLimit). */
-  uint64_t max_steps = 1'000'000;
+  /** Visible events one execution may perform before it is stopped (StepLimit); 0, the
+   *  default, scales with the launch: kStepsPerThread per thread, at least kMinSteps (a
+   *  million-thread grid performs tens of millions of events and is not spinning). */
+  uint64_t max_steps = 0;
+  static constexpr uint64_t kStepsPerThread = 1'000;
+  static constexpr uint64_t kMinSteps = 1'000'000;
   /** Barrier releases one execution may perform (a loop of `__syncthreads()` whose counter
    *  changes each round; one that changes nothing is recognised at its second round). */
   uint64_t max_barrier_rounds = 10'000'000;
