@@ -1,5 +1,6 @@
 // The explorers on the sc model: exact outcome sets and execution counts, witnesses that
 // replay, seeded determinism, and random results inside exhaustive ones.
+#include <fmt/format.h>
 #include "fencelab/explore/search_control.h"
 #include "fencelab/machine/memory_model.h"
 #include "fencelab/report/model_verdict.h"
@@ -131,6 +132,19 @@ TEST_CASE("random outcomes are a subset of exhaustive ones for every catalogue k
   CHECK(finished["sc"] >= 50);
   CHECK(finished["tso"] >= 40);
   CHECK(finished["gpu"] >= 40);
+}
+
+TEST_CASE("a text report shows a short token whole and cuts a long one", "[replay]") {
+  const ReplayToken short_token{"gpu", {1, 0, 2}};
+  CHECK(short_token.display() == short_token.encode());
+  std::vector<uint32_t> many;
+  for (uint32_t i = 0; i < 5000; ++i) many.push_back(i % 3);
+  const ReplayToken long_token{"gpu", many};
+  const std::string shown = long_token.display();
+  CHECK(shown.size() < 2 * ReplayToken::kDisplayLimit);
+  CHECK(shown.find(fmt::format("a token of {} characters, 5000 decisions: --json prints it whole",
+                               long_token.encode().size())) != std::string::npos);
+  CHECK(shown.rfind(long_token.encode().substr(0, ReplayToken::kDisplayLimit / 2), 0) == 0);
 }
 
 TEST_CASE("replay tokens round-trip", "[replay]") {

@@ -82,4 +82,13 @@ std::optional<ReplayToken> ReplayToken::decode(std::string_view text, std::strin
   return token;
 }
 
+std::string ReplayToken::display() const {
+  std::string token = encode();
+  if (token.size() <= kDisplayLimit) return token;
+  const size_t size = token.size();
+  token.resize(kDisplayLimit / 2);
+  return fmt::format("{}... (a token of {} characters, {} decisions: --json prints it whole)", token, size,
+                     choices.size());
+}
+
 } // namespace fencelab

@@ -41,7 +41,7 @@ void print_report(std::ostream& out, const Program& program, const ReportCount& 
     if (!indented.empty() && indented.back() != '\n') out << '\n';
   }
   fmt::print(out, "  seen in {} of {} executions; witness {}\n\n", counted.executions, executions,
-             counted.report.witness.encode());
+             counted.report.witness.display());
 }
 
 /** Which search `check` used and how far it got: exhaustive and complete, exhaustive but
@@ -79,7 +79,7 @@ void print_diagnostics_brief(std::ostream& out, const Program& program, const Ex
     fmt::print(out, "  {:<8} {} [{}]{}; {} of {} executions; witness {}\n",
                severity_name(diagnostic_kind_severity(r.kind)), r.message, diagnostic_kind_name(r.kind),
                lines.empty() ? "" : fmt::format(", line{} {}", lines.size() > 1 ? "s" : "", fmt::join(lines, ", ")),
-               counted.executions, result.executions, r.witness.encode());
+               counted.executions, result.executions, r.witness.display());
   }
 }
 

@@ -67,7 +67,7 @@ void print_comparison_text(std::ostream& out, const Program& program, const std:
     // An outcome the first (strongest) model does not allow but a later one does is weak
     // memory at work: mark it with the models that allow it.
     const bool weak = row.per_model.front() == nullptr;
-    fmt::print(out, "  {}{}\n", witness ? witness->witness.encode() : "",
+    fmt::print(out, "  {}{}\n", witness ? witness->witness.display() : "",
                weak ? fmt::format("   <- only {}", fmt::join(only, ", ")) : "");
   }
 

@@ -53,7 +53,7 @@ void print_expectations_text(std::ostream& out, const Program& program,
     const LineColumn at = program.source->position(e.expectation->range.begin);
     fmt::print(out, "  {:<8} line {}: {}\n", verdict_name(e.verdict), at.line, e.expectation->text);
     fmt::print(out, "           {}{}\n", e.detail,
-               e.witness ? fmt::format(" (witness {})", e.witness->encode()) : std::string());
+               e.witness ? fmt::format(" (witness {})", e.witness->display()) : std::string());
   }
 }
 
@@ -75,7 +75,7 @@ void print_exploration_text(std::ostream& out, const Program& program, const Exp
   fmt::print(out, "  {:<{}}  {:>10}  {}\n", "outcome", width, "executions", "witness");
   for (size_t i = 0; i < result.outcomes.size(); ++i) {
     const OutcomeCount& o = result.outcomes[i];
-    fmt::print(out, "  {:<{}}  {:>10}  {}\n", labels[i], width, o.executions, o.witness.encode());
+    fmt::print(out, "  {:<{}}  {:>10}  {}\n", labels[i], width, o.executions, o.witness.display());
     if (o.error) {
       const LineColumn at = program.source->position(o.error->diagnostic.range.begin);
       fmt::print(out, "  {:<{}}  {}:{}:{}: {}\n", "", width, program.source->path(), at.line, at.column,

@@ -19,6 +19,11 @@ struct ReplayToken {
   std::vector<uint32_t> choices;
 
   std::string encode() const;
+  /** The token for a text report: whole up to kDisplayLimit characters; a longer one (a large
+   *  grid's random execution takes megabytes) is cut, saying its size and that --json gives
+   *  it whole. */
+  std::string display() const;
+  static constexpr size_t kDisplayLimit = 200;
   /** Parses a token; on failure returns nullopt and sets `error`. */
   static std::optional<ReplayToken> decode(std::string_view text, std::string& error);
 };
