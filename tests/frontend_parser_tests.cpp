@@ -150,6 +150,39 @@ __host__ __device__ int both(int a) { return a; }
   CHECK(unit.functions[2]->space == FunctionSpace::HostDevice);
 }
 
+TEST_CASE("parser: CUDA's vector, half and dim3 types are named as not supported, once each", "[frontend][parser]") {
+  auto parsed = parse(R"(
+__device__ void f() {
+  float4 v;
+  int2 p;
+  half h;
+  dim3 d;
+  ulonglong3 u;
+  int x = 1;
+}
+)");
+  std::vector<std::string> messages;
+  for (const Diagnostic& d : parsed->sink.diagnostics()) messages.push_back(d.message);
+  REQUIRE(messages.size() == 5);
+  CHECK(messages[0] == "not supported: vector type 'float4'");
+  CHECK(messages[1] == "not supported: vector type 'int2'");
+  CHECK(messages[2] == "not supported: half-precision type 'half'");
+  CHECK(messages[3] == "not supported: dim3 variables (use the x, y, z of gridDim and blockDim)");
+  CHECK(messages[4] == "not supported: vector type 'ulonglong3'");
+  REQUIRE(parsed->unit.functions.size() == 1);
+  CHECK(parsed->unit.functions[0]->body->body.size() == 6);
+}
+
+TEST_CASE("parser: extern \"C\" and __inline__ are accepted (nothing to model)", "[frontend][parser]") {
+  auto parsed = parse(R"(
+__inline__ __device__ int one() { return 1; }
+extern "C" __global__ void k(int* out) { out[0] = one(); }
+)");
+  CHECK(parsed->sink.diagnostics().empty());
+  REQUIRE(parsed->unit.functions.size() == 2);
+  CHECK(parsed->unit.functions[1]->space == FunctionSpace::Global);
+}
+
 TEST_CASE("parser: unsupported constructs are named, and parsing goes on", "[frontend][parser]") {
   auto parsed = parse(R"(
 struct P { int x; };
@@ -169,7 +202,7 @@ __device__ void f() {
   CHECK(messages[0] == "not supported: structs and classes");
   CHECK(messages[1] == "not supported: host code (function 'main' is neither __global__ nor __device__)");
   CHECK(messages[2] == "not supported: multi-dimensional arrays");
-  CHECK(messages[3] == "not supported: dynamic extern __shared__ arrays (give the array a size)");
+  CHECK(messages[3] == "not supported: dynamic extern __shared__ arrays (declare a __shared__ array of fixed size instead, e.g. __shared__ float s[256])");
   CHECK(messages[4] == "not supported: goto");
   CHECK(messages[5] == "not supported: 'auto' (write the type)");
   CHECK(messages[6] == "not supported: 'new' (dynamic allocation)");

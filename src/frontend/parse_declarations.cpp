@@ -69,7 +69,7 @@ void Parser::parse_top_level(TranslationUnit& unit) {
   StorageKind storage = StorageKind::Global;
   if (spec.is_extern && spec.is_shared) {
     return skip_unsupported_block(SourceRange::join(first.range, peek().range),
-                                  "dynamic extern __shared__ arrays (give the array a size)");
+                                  "dynamic extern __shared__ arrays (declare a __shared__ array of fixed size instead, e.g. __shared__ float s[256])");
   }
   if (spec.is_extern) return skip_unsupported_block(first.range, "extern variables");
   if (spec.is_shared) storage = StorageKind::Shared;

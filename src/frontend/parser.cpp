@@ -1,6 +1,7 @@
 // The parser's token access, error recovery and type specifiers (see frontend/parser.h).
 #include "fencelab/frontend/parser.h"
 
+#include <fmt/format.h>
 #include <unordered_map>
 
 namespace fencelab {
@@ -8,6 +9,25 @@ namespace fencelab {
 namespace {
 
 constexpr int kMaxNesting = 200;
+
+/** CUDA's built-in types that fencelab does not model (Programming Guide, "Built-in Vector
+ *  Types"; cuda_fp16.h, cuda_bf16.h): what they are, for the diagnostic; else nullptr. */
+const char* unsupported_cuda_type(std::string_view name) {
+  if (name == "dim3") return "dim3 variables";
+  if (name == "half" || name == "__half" || name == "half2" || name == "__half2" || name == "__nv_bfloat16" ||
+      name == "__nv_bfloat162")
+    return "half-precision type";
+  // char1 .. ulonglong4, float1 .. double4.
+  static constexpr std::string_view bases[] = {"char", "uchar", "short", "ushort", "int", "uint", "long", "ulong",
+                                               "longlong", "ulonglong", "float", "double"};
+  if (name.size() < 2) return nullptr;
+  const char width = name.back();
+  if (width < '1' || width > '4') return nullptr;
+  const std::string_view stem = name.substr(0, name.size() - 1);
+  for (std::string_view b : bases)
+    if (stem == b) return "vector type";
+  return nullptr;
+}
 
 /** Type names from <cstdint>/<cstddef> accepted as if they were keywords. */
 const std::unordered_map<std::string_view, ScalarType>& typedef_names() {
@@ -68,6 +88,14 @@ void Parser::error(SourceRange range, std::string message) {
   m_diagnostics.error(range, std::move(message));
 }
 
+// A CUDA type fencelab does not model, used as one: followed by a declarator (`float4 v`,
+// `half* p`). Without its header, `half` is an ordinary name, which kernels use.
+bool Parser::names_unsupported_type(size_t ahead) const {
+  if (peek(ahead).kind != TokenKind::Identifier || unsupported_cuda_type(peek(ahead).text) == nullptr) return false;
+  const TokenKind next = peek(ahead + 1).kind;
+  return next == TokenKind::Identifier || (next == TokenKind::Star && peek(ahead + 2).kind == TokenKind::Identifier);
+}
+
 bool Parser::is_type_start(size_t ahead) const {
   const Token& token = peek(ahead);
   switch (token.kind) {
@@ -79,11 +107,11 @@ bool Parser::is_type_start(size_t ahead) const {
   case TokenKind::KwRegister: case TokenKind::KwAuto: case TokenKind::KwGlobal:
   case TokenKind::KwDevice: case TokenKind::KwHost: case TokenKind::KwShared:
   case TokenKind::KwConstant: case TokenKind::KwRestrict: case TokenKind::KwForceinline:
-  case TokenKind::KwNoinline: case TokenKind::KwStruct: case TokenKind::KwClass:
-  case TokenKind::KwUnion: case TokenKind::KwEnum:
+  case TokenKind::KwNoinline: case TokenKind::KwGnuInline: case TokenKind::KwStruct:
+  case TokenKind::KwClass: case TokenKind::KwUnion: case TokenKind::KwEnum:
     return true;
   case TokenKind::Identifier:
-    return typedef_names().count(token.text) > 0;
+    return typedef_names().count(token.text) > 0 || names_unsupported_type(ahead);
   default:
     return false;
   }
@@ -110,9 +138,17 @@ bool Parser::parse_decl_specifiers(DeclSpecifiers& spec) {
     case TokenKind::KwConst: spec.type.is_const = true; break;
     case TokenKind::KwVolatile: spec.type.is_volatile = true; break;
     case TokenKind::KwStatic: spec.is_static = true; break;
-    case TokenKind::KwExtern: spec.is_extern = true; break;
+    case TokenKind::KwExtern:
+      // A linkage specification (`extern "C" __global__ void k(...)`) changes only the
+      // symbol's name on the host side: nothing to model.
+      if (peek(1).kind == TokenKind::StringLiteral && (peek(1).text == "\"C\"" || peek(1).text == "\"C++\"")) {
+        advance();
+        break;
+      }
+      spec.is_extern = true;
+      break;
     case TokenKind::KwConstexpr: spec.is_constexpr = true; spec.type.is_const = true; break;
-    case TokenKind::KwInline: case TokenKind::KwForceinline: case TokenKind::KwNoinline:
+    case TokenKind::KwInline: case TokenKind::KwForceinline: case TokenKind::KwNoinline: case TokenKind::KwGnuInline:
     case TokenKind::KwRegister: case TokenKind::KwRestrict: break;
     case TokenKind::KwGlobal: spec.is_global = true; break;
     case TokenKind::KwDevice: spec.is_device = true; break;
@@ -133,6 +169,15 @@ bool Parser::parse_decl_specifiers(DeclSpecifiers& spec) {
       error(token.range, "not supported: 'auto' (write the type)");
       break;
     case TokenKind::Identifier: {
+      if (const char* what = unsupported_cuda_type(token.text); what != nullptr && base == Base::None &&
+                                                                names_unsupported_type(0)) {
+        // Named, at its place, and parsed on as an int so that one error is all it gives.
+        error(token.range, token.text == "dim3"
+                               ? fmt::format("not supported: {} (use the x, y, z of gridDim and blockDim)", what)
+                               : fmt::format("not supported: {} '{}'", what, token.text));
+        set_base(Base::Int);
+        break;
+      }
       auto it = typedef_names().find(token.text);
       if (it == typedef_names().end() || base != Base::None || longs || shorts || unsigneds || signeds)
         goto done;

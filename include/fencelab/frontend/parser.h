@@ -59,6 +59,7 @@ private:
   void parse_top_level(TranslationUnit& unit);
   std::vector<TemplateParam> parse_template_header();
   bool parse_decl_specifiers(DeclSpecifiers& specifiers);
+  bool names_unsupported_type(size_t ahead) const;
   bool is_type_start(size_t ahead = 0) const;
   Type parse_pointers(Type base);
   void parse_function(TranslationUnit& unit, const DeclSpecifiers& specifiers, Type return_type,
