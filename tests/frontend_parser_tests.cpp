@@ -25,6 +25,13 @@ std::unique_ptr<Parsed> parse(const std::string& text) {
   return parsed;
 }
 
+/** The messages of the diagnostics the parse gave, in order. */
+std::vector<std::string> messages_of(const Parsed& parsed) {
+  std::vector<std::string> messages;
+  for (const Diagnostic& d : parsed.sink.diagnostics()) messages.push_back(d.message);
+  return messages;
+}
+
 /** Parses one expression and prints it fully parenthesised. */
 std::string show(const Expr& e) {
   switch (e.kind) {
@@ -161,8 +168,7 @@ __device__ void f() {
   int x = 1;
 }
 )");
-  std::vector<std::string> messages;
-  for (const Diagnostic& d : parsed->sink.diagnostics()) messages.push_back(d.message);
+  const std::vector<std::string> messages = messages_of(*parsed);
   REQUIRE(messages.size() == 5);
   CHECK(messages[0] == "not supported: vector type 'float4'");
   CHECK(messages[1] == "not supported: vector type 'int2'");
@@ -196,8 +202,7 @@ __device__ void f() {
   int x = 1;
 }
 )");
-  std::vector<std::string> messages;
-  for (const Diagnostic& d : parsed->sink.diagnostics()) messages.push_back(d.message);
+  const std::vector<std::string> messages = messages_of(*parsed);
   REQUIRE(messages.size() == 7);
   CHECK(messages[0] == "not supported: structs and classes");
   CHECK(messages[1] == "not supported: host code (function 'main' is neither __global__ nor __device__)");

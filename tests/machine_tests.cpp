@@ -19,6 +19,16 @@ OutcomeCount only_outcome(const std::string& text, MachineOptions options = {}) 
   return r.outcomes.front();
 }
 
+/** One random execution's outcome under sc: for executions too long to keep for the
+ *  exhaustive search's analysis. */
+OutcomeCount one_random_outcome(const std::string& text) {
+  Kernel k = kernel_from_text(text);
+  auto model = create_model("sc");
+  const ExplorationResult r = explore_random(*k.machine, *model, RandomOptions{1, 1});
+  REQUIRE(r.outcomes.size() == 1);
+  return r.outcomes.front();
+}
+
 } // namespace
 
 TEST_CASE("an out-of-bounds write is a runtime error at its source location", "[machine][errors]") {
@@ -117,22 +127,16 @@ __global__ void k() { for (int i = 0; i < 2000000; i++) x = i; }
   given.max_steps = 100;
   const OutcomeCount explicit_limit = only_outcome(kernel, given);
   CHECK(explicit_limit.outcome.message.find("the --max-steps limit") != std::string::npos);
-  // Not given: 1,000 per thread of the launch, at least 1,000,000 (one random execution: the
-  // exhaustive search would keep a million steps for its analysis).
-  Kernel k = kernel_from_text(kernel);
-  auto model = create_model("sc");
-  const ExplorationResult r = explore_random(*k.machine, *model, RandomOptions{1, 1});
-  REQUIRE(r.outcomes.size() == 1);
-  CHECK(r.outcomes.front().outcome.status == ExecutionStatus::StepLimit);
-  CHECK(r.outcomes.front().outcome.message.find("stopped after 1000000 events, the default step limit") == 0);
+  // Not given: 1,000 per thread of the launch, at least 1,000,000.
+  const OutcomeCount default_limit = one_random_outcome(kernel);
+  CHECK(default_limit.outcome.status == ExecutionStatus::StepLimit);
+  CHECK(default_limit.outcome.message.find("stopped after 1000000 events, the default step limit") == 0);
 }
 
 TEST_CASE("the default step limit scales with the launch", "[machine][limits]") {
   // 2,048 threads each storing 600 times: 1,228,800 events, past the old fixed 1,000,000 but
   // within 1,000 per thread.
-  // One random execution: the exhaustive search's analysis of so long an execution is what
-  // the next test is about.
-  Kernel k = kernel_from_text(R"(
+  const OutcomeCount o = one_random_outcome(R"(
 //@ launch grid=8 block=256
 //@ arg out: int[2048] = zeros
 __global__ void k(int* out) {
@@ -140,10 +144,7 @@ __global__ void k(int* out) {
   for (int n = 0; n < 600; n++) out[i] = n;
 }
 )");
-  auto model = create_model("sc");
-  const ExplorationResult r = explore_random(*k.machine, *model, RandomOptions{1, 1});
-  REQUIRE(r.outcomes.size() == 1);
-  CHECK(r.outcomes.front().outcome.status == ExecutionStatus::Completed);
+  CHECK(o.outcome.status == ExecutionStatus::Completed);
 }
 
 TEST_CASE("an execution too long for the reduction's analysis ends the search cleanly", "[machine][limits]") {

@@ -29,20 +29,18 @@ public:
     entry.executions += times;
   }
   /** Adds the checker reports of the execution just run; the first execution showing one is
-   *  its witness. Each finding's text was rendered once, by the checkers' catalogue. */
+   *  its witness. The catalogue (one per search: Checkers::start_search) holds each finding
+   *  once, rendered once; the table keeps its own copy, with the witness, in order found. */
   void add_reports(const ReportCatalogue& catalogue, const std::vector<uint32_t>& choices, const std::string& model,
                    uint64_t times = 1) {
     for (uint32_t index : catalogue.found()) {
       if (index >= m_by_catalogue.size()) m_by_catalogue.resize(index + 1, kUnseen);
       size_t& mine = m_by_catalogue[index];
       if (mine == kUnseen) {
-        const auto [it, inserted] = m_report_index.try_emplace(catalogue.identity(index), m_reports.size());
-        if (inserted) {
-          CheckReport report = catalogue.report(index);
-          report.witness = ReplayToken{model, choices};
-          m_reports.push_back(ReportCount{std::move(report), 0});
-        }
-        mine = it->second;
+        mine = m_reports.size();
+        CheckReport report = catalogue.report(index);
+        report.witness = ReplayToken{model, choices};
+        m_reports.push_back(ReportCount{std::move(report), 0});
       }
       m_reports[mine].executions += times;
     }
@@ -59,7 +57,6 @@ public:
 private:
   std::map<Outcome, OutcomeCount> m_counts;
   static constexpr size_t kUnseen = SIZE_MAX;
-  std::map<std::string, size_t> m_report_index;
   std::vector<size_t> m_by_catalogue; ///< catalogue index -> index into m_reports
   std::vector<ReportCount> m_reports;
 };
@@ -88,8 +85,11 @@ private:
  */
 class DepthFirstChoices final : public ChoiceSource {
 public:
-  /** Why the search cannot go on (never: the plain search keeps no per-execution analysis). */
-  const std::string& stop_reason() const { return m_no_reason; }
+  /** Why the search cannot go on: never (the plain search keeps no per-execution analysis). */
+  const std::string& stop_reason() const {
+    static const std::string none;
+    return none;
+  }
   uint32_t choose(uint32_t options, ChoiceKind, uint32_t) override {
     if (m_position < m_stack.size()) {
       Decision& d = m_stack[m_position++];
@@ -120,7 +120,6 @@ public:
   }
 
 private:
-  std::string m_no_reason;
   struct Decision {
     uint32_t chosen;
     uint32_t options;

@@ -2,6 +2,7 @@
 #include "fencelab/frontend/parser.h"
 
 #include <fmt/format.h>
+#include <string>
 #include <unordered_map>
 
 namespace fencelab {
@@ -10,23 +11,21 @@ namespace {
 
 constexpr int kMaxNesting = 200;
 
-/** CUDA's built-in types that fencelab does not model (Programming Guide, "Built-in Vector
- *  Types"; cuda_fp16.h, cuda_bf16.h): what they are, for the diagnostic; else nullptr. */
-const char* unsupported_cuda_type(std::string_view name) {
-  if (name == "dim3") return "dim3 variables";
+/** The diagnostic for one of CUDA's built-in types that fencelab does not model (Programming
+ *  Guide, "Built-in Vector Types"; cuda_fp16.h, cuda_bf16.h); empty for any other name. */
+std::string unsupported_type_message(std::string_view name) {
+  if (name == "dim3") return "not supported: dim3 variables (use the x, y, z of gridDim and blockDim)";
   if (name == "half" || name == "__half" || name == "half2" || name == "__half2" || name == "__nv_bfloat16" ||
       name == "__nv_bfloat162")
-    return "half-precision type";
+    return fmt::format("not supported: half-precision type '{}'", name);
   // char1 .. ulonglong4, float1 .. double4.
   static constexpr std::string_view bases[] = {"char", "uchar", "short", "ushort", "int", "uint", "long", "ulong",
                                                "longlong", "ulonglong", "float", "double"};
-  if (name.size() < 2) return nullptr;
-  const char width = name.back();
-  if (width < '1' || width > '4') return nullptr;
+  if (name.size() < 2 || name.back() < '1' || name.back() > '4') return {};
   const std::string_view stem = name.substr(0, name.size() - 1);
   for (std::string_view b : bases)
-    if (stem == b) return "vector type";
-  return nullptr;
+    if (stem == b) return fmt::format("not supported: vector type '{}'", name);
+  return {};
 }
 
 /** Type names from <cstdint>/<cstddef> accepted as if they were keywords. */
@@ -91,7 +90,7 @@ void Parser::error(SourceRange range, std::string message) {
 // A CUDA type fencelab does not model, used as one: followed by a declarator (`float4 v`,
 // `half* p`). Without its header, `half` is an ordinary name, which kernels use.
 bool Parser::names_unsupported_type(size_t ahead) const {
-  if (peek(ahead).kind != TokenKind::Identifier || unsupported_cuda_type(peek(ahead).text) == nullptr) return false;
+  if (peek(ahead).kind != TokenKind::Identifier || unsupported_type_message(peek(ahead).text).empty()) return false;
   const TokenKind next = peek(ahead + 1).kind;
   return next == TokenKind::Identifier || (next == TokenKind::Star && peek(ahead + 2).kind == TokenKind::Identifier);
 }
@@ -169,12 +168,9 @@ bool Parser::parse_decl_specifiers(DeclSpecifiers& spec) {
       error(token.range, "not supported: 'auto' (write the type)");
       break;
     case TokenKind::Identifier: {
-      if (const char* what = unsupported_cuda_type(token.text); what != nullptr && base == Base::None &&
-                                                                names_unsupported_type(0)) {
+      if (base == Base::None && names_unsupported_type(0)) {
         // Named, at its place, and parsed on as an int so that one error is all it gives.
-        error(token.range, token.text == "dim3"
-                               ? fmt::format("not supported: {} (use the x, y, z of gridDim and blockDim)", what)
-                               : fmt::format("not supported: {} '{}'", what, token.text));
+        error(token.range, unsupported_type_message(token.text));
         set_base(Base::Int);
         break;
       }

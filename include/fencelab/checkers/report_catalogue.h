@@ -32,7 +32,6 @@ public:
   /** This execution's findings, each once, in the order found. */
   const std::vector<uint32_t>& found() const { return m_found; }
   const CheckReport& report(uint32_t index) const { return m_entries[index].report; }
-  const std::string& identity(uint32_t index) const { return m_entries[index].identity; }
   uint32_t size() const { return uint32_t(m_entries.size()); }
 
 private:
