@@ -173,9 +173,10 @@ TEST_CASE("replay tokens round-trip", "[replay]") {
 }
 
 TEST_CASE("a SearchControl's time limit ends both explorers with the partial result", "[explore][control]") {
-  // Six threads' atomics on one location: every order differs, so even the reduced search is long.
+  // Six threads' atomics on one location, whose results they use: every order differs, so even
+  // the reduced search is long (discarded results would commute: one execution).
   Kernel k = kernel_from_text("//@ launch grid=1 block=6\n//@ observe x\n__device__ int x;\n"
-                              "__global__ void k() { for (int i = 0; i < 3; ++i) atomicAdd(&x, 1); }\n");
+                              "__global__ void k() { for (int i = 0; i < 3; ++i) { int r = atomicAdd(&x, 1); } }\n");
   auto model = create_model("sc");
   std::vector<SearchProgress> seen;
   SearchControl::Options options;

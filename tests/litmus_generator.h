@@ -2,6 +2,9 @@
 // threads in 1 or 2 blocks, 1 to 3 locations, loads, stores, atomics (device and block scope),
 // fences of each scope and __syncthreads, with results in registers (observed locals) and in
 // __device__ variables. The same seed gives the same kernel on every machine.
+// The Updates flavour adds atomics whose result is discarded (`atomicAdd(&x, 2);`), most of
+// them updates the reduction treats as commuting (AtomicUpdate::commuting_kind), some not
+// (a zero operand, atomicOr), among the same loads, stores and fences.
 #pragma once
 
 #include "fencelab/explore/exploration.h"
@@ -11,7 +14,9 @@
 
 namespace fencelab::testing {
 
-inline std::string generate_litmus_kernel(uint64_t seed) {
+enum class LitmusFlavour { Classic, Updates };
+
+inline std::string generate_litmus_kernel(uint64_t seed, LitmusFlavour flavour = LitmusFlavour::Classic) {
   SplitMix64 random(seed);
   struct Shape {
     uint32_t blocks, per_block;
@@ -37,7 +42,17 @@ inline std::string generate_litmus_kernel(uint64_t seed) {
         observed.push_back("k." + r);
         return "    int " + r + " = " + expr + ";\n";
       };
-      switch (random.below(10)) {
+      const uint32_t kind = random.below(flavour == LitmusFlavour::Updates ? 14 : 10);
+      if (kind >= 10) {
+        static const char* kUpdates[] = {"atomicAdd(&{}, {})", "atomicAdd_block(&{}, 2)", "atomicSub(&{}, 1)",
+                                          "atomicXor(&{}, {})", "atomicAdd(&{}, 0)", "atomicOr(&{}, 1)"};
+        std::string update = kUpdates[random.below(6)];
+        update.replace(update.find("{}"), 2, location());
+        if (const size_t at = update.find("{}"); at != std::string::npos) update.replace(at, 2, std::to_string(1 + thread));
+        code += "    " + update + ";\n";
+        continue;
+      }
+      switch (kind) {
       case 0:
       case 1:
       case 2: code += "    " + location() + " = " + std::to_string(1 + thread) + ";\n"; break;

@@ -129,7 +129,12 @@ void RaceDetector::on_access(const Event& event, ReportCatalogue& catalogue) {
   const Access now{self, t.clocks.exact[self], event.kind, event.mode, event.scope, event.thread, event.range};
   Shadow& shadow = m_shadow[event.location.key()];
   const MemoryObject& object = m_program.memory_objects[event.object];
-  if (event.kind != EventKind::Store && !object.initialized && !shadow.written && !shadow.uninitialized_reported) {
+  const bool commuting =
+      event.commuting_kind != 0 && (shadow.updates.empty() || shadow.update_kind == event.commuting_kind);
+  // A commuting update is reported at its own site whichever of them came first (their order
+  // is explored once), so it is not held back by the once-per-location flag.
+  if (event.kind != EventKind::Store && !object.initialized && !shadow.written &&
+      (commuting || !shadow.uninitialized_reported)) {
     shadow.uninitialized_reported = true;
     CheckReport r;
     r.kind = DiagnosticKind::UninitializedRead;
@@ -141,11 +146,21 @@ void RaceDetector::on_access(const Event& event, ReportCatalogue& catalogue) {
   if (writes(event.kind))
     for (const Access& read : shadow.reads)
       if (read.thread != self) check_pair(read, now, event.object, event.location.index, catalogue);
+  for (const Access& update : shadow.updates)
+    if (update.thread != self) check_pair(update, now, event.object, event.location.index, catalogue);
 
+  if (commuting) {
+    const auto same_site = [&now](const Access& a) { return a.thread == now.thread && a.range == now.range; };
+    if (auto it = std::find_if(shadow.updates.begin(), shadow.updates.end(), same_site); it != shadow.updates.end()) *it = now;
+    else shadow.updates.push_back(now);
+    shadow.update_kind = event.commuting_kind;
+    return;
+  }
   if (writes(event.kind)) {
     shadow.write = now;
     shadow.written = true;
     shadow.reads.clear();
+    shadow.updates.clear();
   }
   if (event.kind != EventKind::Store) {
     auto it = std::find_if(shadow.reads.begin(), shadow.reads.end(), [self](const Access& a) { return a.thread == self; });

@@ -60,7 +60,12 @@ private:
   };
   struct Shadow {
     std::optional<Access> write;
-    std::vector<Access> reads;
+    std::vector<Access> reads;   ///< since the last write: each thread's latest
+    /** Commuting updates since the last write (Event::commuting_kind), all of one kind: each
+     *  site's latest by each thread. Kept as a set, not as "the last write", so that what is
+     *  checked does not depend on their order, which the reduction explores only once. */
+    std::vector<Access> updates;
+    uint32_t update_kind = 0;
     bool written = false;
     bool uninitialized_reported = false;
   };

@@ -126,7 +126,11 @@ uint32_t DporChoices::choose(uint32_t options, ChoiceKind kind, uint32_t) {
 }
 
 void DporChoices::touch(const ObjectId& object, bool write) {
-  if (m_in_step) m_current.push_back(Access{object, write});
+  if (m_in_step) m_current.push_back(Access{object, write, 0});
+}
+
+void DporChoices::touch_commuting(const ObjectId& object, uint32_t kind) {
+  if (m_in_step) m_current.push_back(Access{object, true, kind});
 }
 
 void DporChoices::begin_forced_step(const ActorId& actor) {
@@ -138,13 +142,13 @@ void DporChoices::end_forced_step() {
 }
 
 namespace {
-/** Touches as a footprint: sorted by object, one entry per object, written if any wrote it. */
+/** Touches as a footprint: sorted by object, one entry per object (Access::combined_with). */
 DporChoices::Footprint normalised(DporChoices::Footprint::iterator begin, DporChoices::Footprint::iterator end) {
   std::sort(begin, end);
   DporChoices::Footprint footprint;
   for (auto it = begin; it != end; ++it) {
     const DporChoices::Access& a = *it;
-    if (!footprint.empty() && footprint.back().object == a.object) footprint.back().write |= a.write;
+    if (!footprint.empty() && footprint.back().object == a.object) footprint.back() = footprint.back().combined_with(a);
     else footprint.push_back(a);
   }
   return footprint;
@@ -186,6 +190,7 @@ size_t DporChoices::trigger_of(size_t step) const {
 void DporChoices::finish_execution(const ExecutionResult& result) {
   close_step();
   analyse_races();
+  analyse_races();
   // A step that ends the execution (a runtime error, the step limit) disables every other
   // actor: whatever they would have done first is explored by scheduling each of them there.
   const ExecutionStatus status = result.outcome.status;
@@ -208,7 +213,7 @@ void DporChoices::merge_into(Footprint& into, const Footprint& from) {
     if (j == from.size() || (i < into.size() && into[i].object < from[j].object)) merged.push_back(into[i++]);
     else if (i == into.size() || from[j].object < into[i].object) merged.push_back(from[j++]);
     else {
-      merged.push_back(Access{into[i].object, into[i].write || from[j].write});
+      merged.push_back(into[i].combined_with(from[j]));
       ++i;
       ++j;
     }
@@ -216,7 +221,8 @@ void DporChoices::merge_into(Footprint& into, const Footprint& from) {
   into = std::move(merged);
 }
 
-// Dependent: the same actor, or a common object that one of them writes. A step also reads
+// Dependent: the same actor, or a common object that one of them writes (other than two
+// updates that commute: Access::conflicts_with). A step also reads
 // its own actor's object (a thread's control, a buffer lane), so whatever enables it (writes
 // that object) is dependent with it.
 bool DporChoices::independent(const Footprint& a, const ActorId& actor_a, const Footprint& b, const ActorId& actor_b) {
@@ -231,7 +237,7 @@ bool DporChoices::independent(const Footprint& a, const ActorId& actor_a, const 
     if (a[i].object < b[j].object) ++i;
     else if (b[j].object < a[i].object) ++j;
     else {
-      if (a[i].write || b[j].write) return false;
+      if (a[i].conflicts_with(b[j])) return false;
       ++i;
       ++j;
     }
@@ -282,6 +288,8 @@ void DporChoices::analyse_races() {
   struct ObjectState {
     int64_t last_write = -1;
     std::vector<uint32_t> reads;  ///< since the last write
+    std::vector<uint32_t> updates; ///< commuting updates since the last write, all of one kind
+    uint32_t update_kind = 0;
     std::vector<uint32_t> stores; ///< a buffer lane: the stores put in it, in order
     uint32_t drained = 0;         ///< a buffer lane: how many of them drained
   };
@@ -300,7 +308,7 @@ void DporChoices::analyse_races() {
     };
     Clock clock = own_past();
     candidates.clear();
-    auto access = [&](const ObjectId& object, bool write) {
+    auto access = [&](const ObjectId& object, bool write, uint32_t commuting) {
       ObjectState& state = objects[object];
       if (object.kind == ObjectKind::BufferLane) {
         // A buffer lane is a FIFO (per location under gpu, the whole buffer under tso). A store
@@ -325,18 +333,27 @@ void DporChoices::analyse_races() {
       // enabled step could not have run first. The other way round (a thread's step, then a
       // write of its control) can be.
       if (state.last_write >= 0) candidates.emplace_back(uint32_t(state.last_write), !object.enables());
-      if (write) {
+      if (commuting != 0 && (state.updates.empty() || state.update_kind == commuting)) {
+        // A commuting update: dependent with the reads since the last write (which a later
+        // update of its kind is dependent with too, so they stay), not with its kind's updates.
         for (uint32_t r : state.reads) candidates.emplace_back(r, true);
+        state.updates.push_back(uint32_t(j));
+        state.update_kind = commuting;
+      } else if (write) {
+        for (uint32_t r : state.reads) candidates.emplace_back(r, true);
+        for (uint32_t u : state.updates) candidates.emplace_back(u, true);
         state.last_write = int64_t(j);
         state.reads.clear();
+        state.updates.clear();
       } else {
+        for (uint32_t u : state.updates) candidates.emplace_back(u, true);
         state.reads.push_back(uint32_t(j));
       }
     };
     const Footprint& footprint = *event.footprint;
     const auto own = std::lower_bound(footprint.begin(), footprint.end(), Access{event.actor, false});
-    if (own == footprint.end() || !(own->object == event.actor)) access(event.actor, false);
-    for (const Access& x : footprint) access(x.object, x.write);
+    if (own == footprint.end() || !(own->object == event.actor)) access(event.actor, false, 0);
+    for (const Access& x : footprint) access(x.object, x.write, x.commuting);
     // A step's own part follows the drains it forced before it (see collect_events).
     if (!event.forced)
       for (uint32_t k = m_first_event[event.step]; k < j; ++k)
@@ -411,24 +428,31 @@ void DporChoices::reverse_race(const Race& race, const std::vector<Clock>& clock
     if (!preceded) initials.push_back(k);
     earliest.emplace_back(actor_index[k], k);
   };
+  // Drains the block forced before i come first, each as a step its lane could take alone: the
+  // reversed order needs the state between them and i, which the block offers no choice in
+  // (seed 141 of the updates flavour: a barrier release drains two stores to x0, and only
+  // draining the first by itself lets the exchange come between them).
+  for (size_t k = block; k < i; ++k)
+    if (m_events[k].forced) visit(k);
   for (size_t k = i + 1; k < j; ++k)
     if (!after_block(clocks[k])) visit(k);
   visit(j);
 
-  for (size_t k : initials) {
-    const ActorId& actor = m_events[k].actor;
-    if (contains(entry.backtrack, actor)) return; // every explored actor came from the backtrack set
-  }
   auto schedulable = [&entry](const ActorId& actor) {
     return contains(entry.enabled, actor) && !listed(entry.sleep, actor);
   };
-  // Prefer j's own actor, as the race's reversal names it; the rest of the sequence guides.
+  // The rest of the sequence guides.
   auto schedule = [&](size_t k) {
     std::vector<ActorId> wakeup;
     for (size_t m : sequence)
       if (m != k) wakeup.push_back(m_events[m].actor);
     add_backtrack(entry, m_events[k].actor, std::move(wakeup));
   };
+  for (size_t k : initials) {
+    const ActorId& actor = m_events[k].actor;
+    if (contains(entry.backtrack, actor)) return; // every explored actor came from the backtrack set
+  }
+  // Prefer j's own actor, as the race's reversal names it.
   if (std::find(initials.begin(), initials.end(), j) != initials.end() && schedulable(m_events[j].actor))
     return schedule(j);
   for (size_t k : initials)

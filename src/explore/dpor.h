@@ -30,6 +30,7 @@ public:
   bool records_footprints() const override { return true; }
   void schedule_point(std::span<const ActorId> actors) override;
   void touch(const ObjectId& object, bool write) override;
+  void touch_commuting(const ObjectId& object, uint32_t kind) override;
   void begin_forced_step(const ActorId& actor) override;
   void end_forced_step() override;
   bool abandon() const override { return m_abandoned; }
@@ -55,7 +56,18 @@ public:
   struct Access {
     ObjectId object;
     bool write = false;
+    /** Nonzero: the write is an update that commutes with others of this kind (footprint.h). */
+    uint32_t commuting = 0;
     friend bool operator<(const Access& a, const Access& b) { return a.object < b.object; }
+    /** Whether this and `other`, accesses to one object, are dependent. */
+    bool conflicts_with(const Access& other) const {
+      return (write || other.write) && !(commuting != 0 && commuting == other.commuting);
+    }
+    /** Both accesses as one (a step that touches an object twice): commuting only if both are
+     *  updates of the same kind, else a write if either writes. */
+    Access combined_with(const Access& other) const {
+      return Access{object, write || other.write, commuting == other.commuting ? commuting : 0u};
+    }
   };
   using Footprint = std::vector<Access>; ///< sorted by object, one entry per object
 

@@ -47,6 +47,26 @@ Word AtomicUpdate::apply_typed(Word old) const {
   return old;
 }
 
+// Two updates f and g of one location commute when f(g(x)) == g(f(x)) for every x: integer
+// addition and subtraction (modulo 2^n), and exclusive or, each with itself. Only updates that
+// always change the value qualify (a nonzero operand): whether an atomic changed memory is
+// something the Machine notes (it wakes spinners, and spin recognition asks it), so for And,
+// Or, Min and Max, where that depends on the order, the two orders are not the same state.
+// Floating-point addition is not associative: its order changes the sum (Programming Guide
+// 10.14.1.1), so it never commutes. A thread that uses the value found sees the order, and so
+// may the race detector once a fence has run (AtomicUpdate::unobserved).
+uint32_t AtomicUpdate::commuting_kind() const {
+  if (!unobserved || !type.is_integer() || !storage_type.is_integer()) return 0;
+  const uint32_t bits = 8 * storage_type.size();
+  const Word mask = bits >= 64 ? ~Word(0) : (Word(1) << bits) - 1;
+  if ((operand & mask) == 0) return 0;
+  uint32_t family = 0;
+  if (op == AtomicOp::Add || op == AtomicOp::Sub) family = 1;
+  else if (op == AtomicOp::Xor) family = 2;
+  else return 0;
+  return family << 8 | storage_type.size();
+}
+
 std::optional<AtomicBuiltin> atomic_builtin(Builtin builtin) {
   switch (builtin) {
 #define SCOPED(op, name)                                                                           \

@@ -152,6 +152,7 @@ Word Machine::Impl::call_builtin(SimThread& thread, const Call& call) {
                         : builtin == Builtin::Threadfence    ? Scope::Device
                                                              : Scope::System;
     before_visible_event(thread, EventKind::Fence, call.range);
+    fence_executed = true;
     model->fence(thread.ref, scope);
     if (observing()) {
       Event e;
@@ -177,6 +178,7 @@ Word Machine::Impl::call_builtin(SimThread& thread, const Call& call) {
     update.type.is_volatile = false;
     update.type.is_const = false;
     update.storage_type = update.type;
+    update.unobserved = thread.discarded_value == &call && !fence_executed;
     if (atomic_kind.op == AtomicOp::CAS) {
       update.compare = args[1];
       update.operand = args[2];

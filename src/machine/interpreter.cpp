@@ -323,7 +323,12 @@ Flow Interpreter::exec(const Stmt& s) {
   case StmtKind::Declaration:
     for (const VarDeclPtr& v : as<Declaration>(s).variables) declare(*v);
     return Flow::Normal;
-  case StmtKind::ExprStmt: eval(*as<ExprStmt>(s).expr); return Flow::Normal;
+  case StmtKind::ExprStmt: {
+    const Expr& expr = *as<ExprStmt>(s).expr;
+    t.discarded_value = &expr;
+    eval(expr);
+    return Flow::Normal;
+  }
   case StmtKind::If: {
     const If& i = as<If>(s);
     if (condition(*i.condition)) return exec(*i.then_branch);

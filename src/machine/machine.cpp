@@ -102,6 +102,7 @@ ExecutionResult Machine::Impl::run(MemoryModel& the_model, ChoiceSource& the_cho
   events = 0;
   sequence = 0;
   location_epochs.clear();
+  fence_executed = false;
   ready.clear();
   spinning.clear();
   warp_runtime = WarpRuntime{};

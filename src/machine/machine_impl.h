@@ -84,6 +84,9 @@ struct SimThread {
   std::vector<Frame> frames;
   std::vector<LocalArray> local_arrays;
   Word return_value = 0;
+  /** The expression statement being evaluated, whose value is discarded (an atomic called as
+   *  one has its result unused: AtomicUpdate::result_unused). */
+  const Expr* discarded_value = nullptr;
   uint64_t local_steps = 0;
   /** A loop that changes nothing but locals (count_local_step): the private state saved at
    *  local step `loop_saved_at` (a power of two), compared at the same statement after. */
@@ -162,6 +165,8 @@ struct Machine::Impl final : FootprintSink {
   /** Per location (Location::key): how often its newest value changed this execution (the
    *  model reports each change, location_changed). A spinning thread waits for its location's. */
   std::unordered_map<uint64_t, uint64_t> location_epochs;
+  /** Whether a fence has run in this execution (AtomicUpdate::unobserved). */
+  bool fence_executed = false;
   /** Whether the ChoiceSource records footprints (partial-order reduction): then every
    *  scheduling point names its options' actors and every touch is forwarded. */
   bool recording_footprints = false;
@@ -202,6 +207,9 @@ struct Machine::Impl final : FootprintSink {
   // FootprintSink: what the model reports of each operation (footprint.h).
   void touch(const ObjectId& object, bool write) override {
     if (recording_footprints) choices->touch(object, write);
+  }
+  void touch_commuting(const ObjectId& object, uint32_t kind) override {
+    if (recording_footprints) choices->touch_commuting(object, kind);
   }
   void begin_forced_step(const ActorId& actor) override {
     if (recording_footprints) choices->begin_forced_step(actor);

@@ -144,7 +144,11 @@ Word Machine::Impl::atomic(SimThread& thread, Word pointer, const AtomicUpdate& 
   stored.storage_type = a.element_type;
   before_read_event(thread, EventKind::Atomic, range, a.location);
   const Word old = model->read_modify_write(thread.ref, a.location, scope, stored);
-  if (observing()) touch(ObjectId{ObjectKind::Accesses, 0, a.location.key()}, true);
+  if (observing()) {
+    const ObjectId accesses{ObjectKind::Accesses, 0, a.location.key()};
+    if (const uint32_t kind = stored.commuting_kind()) touch_commuting(accesses, kind);
+    else touch(accesses, true);
+  }
   // An atomic that wrote back the value it found (a failed CAS, atomicAdd(p, 0)) changed nothing.
   after_read_event(thread, stored.apply(old) != old);
   if (observing()) {
@@ -152,6 +156,7 @@ Word Machine::Impl::atomic(SimThread& thread, Word pointer, const AtomicUpdate& 
     e.old_value = old;
     e.scope = scope;
     e.atomic_op = update.op;
+    e.commuting_kind = stored.commuting_kind();
     emit(std::move(e));
   }
   return reinterpret_word(old, a.element_type, update.type);

@@ -141,7 +141,7 @@ Word GpuModel::load(const ThreadRef& t, Location location, AccessMode) {
 
 Word GpuModel::read_modify_write(const ThreadRef& t, Location location, Scope, const AtomicUpdate& update) {
   drain_location(t.slot, location);
-  touch_history(location, true);
+  touch_history_update(location, update);
   touch(view_object(t.slot.value, location), true);
   const uint32_t newest = m_histories.size(location) - 1;
   const HistoryEntry found = m_histories.entry(location, newest);

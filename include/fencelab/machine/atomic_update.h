@@ -37,11 +37,21 @@ struct AtomicUpdate {
   Type storage_type;  ///< the element type of the memory object (same size as `type`)
   Word operand = 0;   ///< v
   Word compare = 0;   ///< CAS only
+  /** Nothing can tell which of two such updates came first, beyond the value they leave: the
+   *  thread discards the value found (an expression statement `atomicAdd(&x, 1);`) and no
+   *  fence has run yet in the execution (after one, which update read from which could carry
+   *  a fence's synchronization: the race detector's reads-from rule, race_detector.h). */
+  bool unobserved = false;
 
   /** The value written, given the old value; both as canonical words of `storage_type`. */
   Word apply(Word old) const;
   /** The same computation on words of `type`. */
   Word apply_typed(Word old) const;
+  /** Nonzero when this update commutes with every other update of the same kind on the same
+   *  location, whatever the order and the value found: two such updates leave the same value
+   *  and the same threads' states in either order (docs/reduction.md, "Commuting updates").
+   *  Zero otherwise. */
+  uint32_t commuting_kind() const;
 };
 
 /** The operation and scope a builtin atomic performs; nullopt for non-atomic builtins. */

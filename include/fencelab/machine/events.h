@@ -50,6 +50,7 @@ struct Event {
   AccessMode mode = AccessMode::Plain;
   Scope scope = Scope::Device; ///< Fence, Atomic
   AtomicOp atomic_op = AtomicOp::Add;
+  uint32_t commuting_kind = 0; ///< Atomic: AtomicUpdate::commuting_kind
   std::string text;      ///< Print: output; ModelStep/Load: the model's explanation; Error: message;
                          ///< Warp: the operation and the values exchanged, lane by lane
   uint32_t warp_mask = 0; ///< Warp: the lanes that performed it together (the active mask)

@@ -62,6 +62,10 @@ class FootprintSink {
 public:
   virtual ~FootprintSink() = default;
   virtual void touch(const ObjectId& object, bool write) = 0;
+  /** The current step updates `object` in a way that commutes with every other update of the
+   *  same `kind` (nonzero; AtomicUpdate::commuting_kind): a write, except that two updates of
+   *  one kind are independent. A sink that does not distinguish takes it as a write. */
+  virtual void touch_commuting(const ObjectId& object, uint32_t kind) { touch(object, true); }
   /** The current step takes a step of another actor within itself: a fence, an atomic, a
    *  barrier or the kernel's end draining a buffer lane that could have drained by itself. The
    *  touches until end_forced_step() are that drain's. The reduction orders such a drain as a

@@ -130,6 +130,13 @@ protected:
     if (m_footprints) m_sink->touch(object, write); // off the hot path unless an explorer asks
   }
   void touch_history(Location location, bool write) const { touch(ObjectId::history(location), write); }
+  /** What a read-modify-write of `location` touches in its history: a write, or a commuting
+   *  update where `update` commutes with others of its kind. */
+  void touch_history_update(Location location, const AtomicUpdate& update) const {
+    if (!m_footprints) return;
+    if (const uint32_t kind = update.commuting_kind()) m_sink->touch_commuting(ObjectId::history(location), kind);
+    else m_sink->touch(ObjectId::history(location), true);
+  }
   /** Brackets the touches of a step of `actor` (a buffer lane's drain) that the current
    *  operation forces (FootprintSink::begin_forced_step). */
   void begin_forced_step(const ActorId& actor) const {
