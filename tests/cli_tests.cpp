@@ -455,3 +455,38 @@ TEST_CASE("compare: only a complete search says the gpu model forbids (skips wit
   CHECK(contains(full.output, "gpu: 80 executions (exhaustive, complete)"));
   CHECK_FALSE(contains(full.output, "not reached"));
 }
+
+TEST_CASE("a file with host code, run with --kernel and -D", "[cli][frontend]") {
+  const std::string file = write_temp("host_code.cu", R"(#include <cstdio>
+#include <vector>
+#define CUDA_CHECK(call) do { if ((call) != cudaSuccess) { printf("%s failed\n", #call); return 1; } } while (0)
+#ifndef SCALE
+#define SCALE 1
+#endif
+//@ launch grid=1 block=2
+//@ observe out
+__device__ int out[2];
+__global__ void first() { out[threadIdx.x] = SCALE; }
+__global__ void second() { out[threadIdx.x] = SCALE * 10 + threadIdx.x; }
+int main() {
+  std::vector<int> host(2);
+  second<<<1, 2>>>();
+  CUDA_CHECK(cudaDeviceSynchronize());
+  return 0;
+}
+)");
+  const auto several = run_fencelab("run " + file);
+  CHECK(several.exit_code == 2);
+  CHECK(contains(several.output, "choose one with //@ kernel NAME or --kernel NAME"));
+  const auto second = run_fencelab("run --kernel second -D SCALE=3 " + file);
+  INFO(second.output);
+  CHECK(second.exit_code == 0);
+  CHECK(contains(second.output, "note: host code skipped (1 declaration: main()): only device code runs here"));
+  CHECK(contains(second.output, "out[0]=30 out[1]=31"));
+  const auto first = run_fencelab("explore --kernel first " + file);
+  CHECK(contains(first.output, "out[0]=1 out[1]=1"));
+  const auto bad = run_fencelab("run --kernel first -D 1X " + file);
+  CHECK(bad.exit_code == 2);
+  CHECK(contains(bad.output, "'1X' is not a macro name"));
+}
+

@@ -167,9 +167,29 @@ TEST_CASE("directives: resident= limits the resident blocks", "[frontend][direct
 TEST_CASE("directives: several kernels need //@ kernel; templates need values", "[frontend][directives]") {
   auto several = compile_text("__global__ void a() {}\n__global__ void b() {}\n");
   CHECK(several->messages() ==
-        "k.cu:2:17: error: the file has several __global__ functions; choose one with //@ kernel NAME\n");
+        "k.cu:2:17: error: the file has several __global__ functions; choose one with //@ kernel NAME or --kernel NAME\n");
+  CompileOptions pick_b;
+  pick_b.kernel = "b";
+  auto chosen = compile_text("//@ kernel a\n__global__ void a() {}\n__global__ void b() {}\n", "k.cu", pick_b);
+  REQUIRE(chosen->program); // --kernel wins over //@ kernel
+  CHECK(chosen->program->launch.kernel->name == "b");
+  pick_b.kernel = "c";
+  auto missing = compile_text("__global__ void a() {}\n__global__ void b() {}\n", "k.cu", pick_b);
+  CHECK(missing->messages() ==
+        "k.cu:1:1: error: --kernel c: there is no __global__ function of that name (the file has: a, b)\n");
   auto templ = compile_text("template <int N> __global__ void a() { int x = N; }\n");
   CHECK(templ->messages() ==
         "k.cu:1:48: error: template parameter 'N' has no value (give it with //@ template N=VALUE)\n"
         "k.cu:1:15: error: kernel template parameter 'N' has no value (give it with //@ template N=VALUE)\n");
+}
+
+TEST_CASE("directives: -D defines macros before the file", "[frontend][directives]") {
+  CompileOptions options;
+  options.defines = {"SCALE=3", "FAST"};
+  auto c = compile_text("#ifndef SCALE\n#define SCALE 1\n#endif\n//@ observe out\n__device__ int out;\n"
+                        "__global__ void k() { out = SCALE * 10 + FAST; }\n",
+                        "k.cu", options);
+  REQUIRE(c->program); // the values: "a file with host code, run with --kernel and -D" (cli_tests.cpp)
+  auto none = compile_text("__global__ void k() { int x = SCALE; }\n");
+  CHECK(none->messages() == "k.cu:1:31: error: unknown identifier 'SCALE'\n");
 }

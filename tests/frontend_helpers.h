@@ -33,10 +33,11 @@ struct Compiled {
   }
 };
 
-inline std::unique_ptr<Compiled> compile_text(const std::string& text, const std::string& path = "k.cu") {
+inline std::unique_ptr<Compiled> compile_text(const std::string& text, const std::string& path = "k.cu",
+                                              const CompileOptions& options = {}) {
   auto result = std::make_unique<Compiled>();
   result->source = std::make_shared<SourceFile>(path, text);
-  result->program = compile_program(result->source, result->diagnostics);
+  result->program = compile_program(result->source, result->diagnostics, options);
   return result;
 }
 

@@ -205,15 +205,46 @@ __device__ void f() {
   const std::vector<std::string> messages = messages_of(*parsed);
   REQUIRE(messages.size() == 7);
   CHECK(messages[0] == "not supported: structs and classes");
-  CHECK(messages[1] == "not supported: host code (function 'main' is neither __global__ nor __device__)");
-  CHECK(messages[2] == "not supported: multi-dimensional arrays");
-  CHECK(messages[3] == "not supported: dynamic extern __shared__ arrays (declare a __shared__ array of fixed size instead, e.g. __shared__ float s[256])");
-  CHECK(messages[4] == "not supported: goto");
-  CHECK(messages[5] == "not supported: 'auto' (write the type)");
-  CHECK(messages[6] == "not supported: 'new' (dynamic allocation)");
+  CHECK(messages[1] == "not supported: multi-dimensional arrays");
+  CHECK(messages[2] == "not supported: dynamic extern __shared__ arrays (declare a __shared__ array of fixed size instead, e.g. __shared__ float s[256])");
+  CHECK(messages[3] == "not supported: goto");
+  CHECK(messages[4] == "not supported: 'auto' (write the type)");
+  CHECK(messages[5] == "not supported: 'new' (dynamic allocation)");
+  CHECK(messages[6] == "host code skipped (1 declaration: main()): only device code runs here"); // a note
   // Parsing continued past the errors: f exists and its last declaration was parsed.
   REQUIRE(parsed->unit.functions.size() == 1);
   CHECK(parsed->unit.functions[0]->body->body.back()->kind == StmtKind::Declaration);
+}
+
+// Programming Guide 7.1/7.2: what names no execution or memory space is host code.
+TEST_CASE("parser: host code is skipped with one note, whatever C++ it holds", "[frontend][parser]") {
+  auto parsed = parse(R"(
+using namespace std;
+const int N = 4;
+float *d_a, *d_b;
+static cudaStream_t stream;
+namespace util { int size(std::vector<int>& v) { return v.size(); } }
+template <typename T> T host_max(T a, T b) { return a > b ? a : b; }
+int table[3] = {1, 2, 3};
+void check(cudaError_t e, const char* where);
+__host__ void on_host() { }
+__host__ __device__ int both(int x) { return x; }
+__global__ void k(float* a) { a[threadIdx.x] = both(N); }
+int main(int argc, char** argv) {
+  std::vector<float> h(N);
+  cudaMalloc(&d_a, N * sizeof(float));
+  k<<<1, N>>>(d_a);
+  return 0;
+}
+)");
+  const std::vector<std::string> messages = messages_of(*parsed);
+  REQUIRE(messages.size() == 1);
+  CHECK(messages[0] == "host code skipped (9 declarations: d_a, stream, host_max(), table, check(), on_host() and 1 "
+                       "more): only device code runs here");
+  CHECK(parsed->sink.error_count() == 0);
+  REQUIRE(parsed->unit.functions.size() == 2); // both, k
+  CHECK(parsed->unit.globals.size() == 1);     // N
+  CHECK(parsed->unit.host_code.size() == 9);
 }
 
 TEST_CASE("parser: deep nesting is an error, not a stack overflow", "[frontend][parser]") {

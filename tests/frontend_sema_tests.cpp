@@ -261,3 +261,20 @@ __global__ void k() {
         "k.cu:15:3: error: '__syncthreads' takes 0 arguments, but 1 was given\n"
         "k.cu:16:3: error: break outside a loop or switch\n");
 }
+
+TEST_CASE("sema: device code that uses skipped host code is told so", "[frontend][sema]") {
+  auto c = compile_text(std::string(kHeader) + R"(float scale;
+void helper(int x) { }
+__global__ void k() {
+  scale = 2;
+  helper(1);
+}
+)");
+  REQUIRE_FALSE(c->program);
+  CHECK(c->messages() ==
+        "k.cu:2:1: note: host code skipped (2 declarations: scale, helper()): only device code runs here\n"
+        "k.cu:5:3: error: 'scale' is a host variable, which device code cannot use (declare it __device__, "
+        "__shared__ or __constant__)\n"
+        "k.cu:6:3: error: 'helper' is a host function, which device code cannot call (declare it __device__ or "
+        "__host__ __device__)\n");
+}

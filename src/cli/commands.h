@@ -2,6 +2,7 @@
 #pragma once
 
 #include "fencelab/explore/exploration.h"
+#include "fencelab/frontend/compile.h"
 #include "fencelab/machine/machine.h"
 #include "fencelab/program/program.h"
 
@@ -20,17 +21,19 @@ enum ExitCode : int {
   kInternalError = 3,  ///< a bug in fencelab
 };
 
-/** `--grid` and `--block`: the launch shape instead of the `//@ launch` directive's (each
- *  `X` or `X,Y,Z`; empty: the directive's). */
-struct LaunchShapeOptions {
+/** What the command line says of the launch: `--grid` and `--block`, the shape instead of the
+ *  `//@ launch` directive's (each `X` or `X,Y,Z`; empty: the directive's); `--kernel`, the
+ *  __global__ function; `-D`, macros defined before the file (frontend/compile.h). */
+struct LaunchOptions {
   std::string grid, block;
+  CompileOptions compile;
 };
 
-/** Adds --grid and --block; a bad value is a usage error (exit kBadInput). */
-void add_launch_shape_options(CLI::App& command, LaunchShapeOptions& options);
+/** Adds --grid, --block, --kernel and -D; a bad value is a usage error (exit kBadInput). */
+void add_launch_options(CLI::App& command, LaunchOptions& options);
 
 /** Applies --grid/--block to a compiled Program; prints why not and returns false. */
-bool apply_launch_shape(Program& program, const LaunchShapeOptions& options);
+bool apply_launch_options(Program& program, const LaunchOptions& options);
 
 /** Options every simulating subcommand takes. */
 struct CommonOptions {
@@ -39,7 +42,7 @@ struct CommonOptions {
   bool json = false;
   bool stats = false;
   MachineOptions machine;
-  LaunchShapeOptions shape;
+  LaunchOptions shape;
 };
 
 void add_common_options(CLI::App& command, CommonOptions& options);
@@ -49,7 +52,7 @@ void add_reduction_option(CLI::App& command, Reduction& reduction);
 
 /** Compiles the file, printing diagnostics, and applies --grid/--block; null on failure
  *  (exit kBadInput). */
-std::unique_ptr<Program> load_program(const std::string& path, const LaunchShapeOptions& shape);
+std::unique_ptr<Program> load_program(const std::string& path, const LaunchOptions& launch);
 
 /** Checks that every requested model exists here; prints why not and returns false. */
 bool check_models(const std::vector<std::string>& models);

@@ -33,7 +33,7 @@ void add_common_options(CLI::App& command, CommonOptions& options) {
                    "(pre-Volta SIMT)")
       ->transform(CLI::CheckedTransformer(
           std::map<std::string, WarpMode>{{"its", WarpMode::Its}, {"lockstep", WarpMode::Lockstep}}));
-  add_launch_shape_options(command, options.shape);
+  add_launch_options(command, options.shape);
 }
 
 void add_reduction_option(CLI::App& command, Reduction& reduction) {
@@ -45,7 +45,7 @@ void add_reduction_option(CLI::App& command, Reduction& reduction) {
           std::map<std::string, Reduction>{{"dpor", Reduction::Dpor}, {"none", Reduction::None}}));
 }
 
-std::unique_ptr<Program> load_program(const std::string& path, const LaunchShapeOptions& shape) {
+std::unique_ptr<Program> load_program(const std::string& path, const LaunchOptions& launch) {
   SourceFile file("", "");
   std::string error;
   if (!SourceFile::read(path, file, error)) {
@@ -54,9 +54,9 @@ std::unique_ptr<Program> load_program(const std::string& path, const LaunchShape
   }
   DiagnosticSink diagnostics;
   const auto source = std::make_shared<const SourceFile>(std::move(file));
-  auto program = compile_program(source, diagnostics);
+  auto program = compile_program(source, diagnostics, launch.compile);
   diagnostics.print(std::cerr, *source);
-  if (program != nullptr && !apply_launch_shape(*program, shape)) return nullptr;
+  if (program != nullptr && !apply_launch_options(*program, launch)) return nullptr;
   return program;
 }
 

@@ -28,7 +28,7 @@ void add_gpu_options(CLI::App& command, GpuCommandOptions& options) {
   command.add_option("--watchdog", options.gpu.watchdog_seconds, "seconds a launch may run before it counts as a hang")
       ->check(CLI::Range(0.1, 3600.0));
   command.add_flag("--emit-cuda", options.emit_cuda, "print the generated CUDA source and exit (needs no GPU)");
-  add_launch_shape_options(command, options.shape);
+  add_launch_options(command, options.shape);
 }
 
 bool use_litmus(const Program& program, const GpuCommandOptions& options) {

@@ -15,7 +15,7 @@ struct GpuCommandOptions {
   bool force_litmus = false;
   bool force_plain = false;
   bool emit_cuda = false;
-  LaunchShapeOptions shape;
+  LaunchOptions shape;
 };
 
 void add_gpu_options(CLI::App& command, GpuCommandOptions& options);

@@ -129,7 +129,16 @@ void DirectiveReader::choose_kernel() {
   for (const FunctionDeclPtr& function : m_program.unit.functions)
     if (function->space == FunctionSpace::Global && function->body) kernels.push_back(function.get());
   LaunchConfig& launch = m_program.launch;
-  if (m_kernel_line) {
+  if (!m_kernel_override.empty()) {
+    for (const FunctionDecl* kernel : kernels)
+      if (kernel->name == m_kernel_override) launch.kernel = kernel;
+    if (!launch.kernel) {
+      std::string names;
+      for (const FunctionDecl* kernel : kernels) names += (names.empty() ? "" : ", ") + kernel->name;
+      return m_diagnostics.error({0, 0}, "--kernel " + m_kernel_override + ": there is no __global__ function of that name" +
+                                             (names.empty() ? "" : " (the file has: " + names + ")"));
+    }
+  } else if (m_kernel_line) {
     Parser parser(m_kernel_line->tokens, m_diagnostics);
     parser.advance();
     if (!parser.at(TokenKind::Identifier)) return parser.error(parser.peek().range, "expected the kernel's name");
@@ -145,7 +154,7 @@ void DirectiveReader::choose_kernel() {
     return m_diagnostics.error({0, 0}, "the file has no __global__ function to launch");
   } else {
     return m_diagnostics.error(kernels[1]->name_range,
-                               "the file has several __global__ functions; choose one with //@ kernel NAME");
+                               "the file has several __global__ functions; choose one with //@ kernel NAME or --kernel NAME");
   }
   launch.range = launch.kernel->name_range;
   for (const TemplateParam& param : launch.kernel->template_params) {

@@ -8,10 +8,11 @@ TranslationUnit Parser::parse_translation_unit() {
   TranslationUnit unit;
   while (!at_end()) {
     const size_t before = m_pos;
-    parse_top_level(unit);
+    if (!skip_host_declaration(unit)) parse_top_level(unit);
     if (m_pos == before) advance(); // always make progress
     clear_panic();
   }
+  note_host_code(unit);
   return unit;
 }
 

@@ -1,8 +1,8 @@
 // The preprocessor (see frontend/preprocessor.h).
 #include "fencelab/frontend/preprocessor.h"
 
+#include <algorithm>
 #include <string>
-#include <unordered_set>
 
 namespace fencelab {
 
@@ -18,8 +18,31 @@ std::vector<Token> Preprocessor::run(const std::vector<Token>& tokens) {
       i = end;
       continue;
     }
-    if (active() && !expand_token(tokens[i], out)) break;
-    ++i;
+    if (!active()) {
+      ++i;
+      continue;
+    }
+    const auto macro = tokens[i].kind == TokenKind::Identifier ? m_macros.find(tokens[i].text) : m_macros.end();
+    if (macro == m_macros.end()) {
+      out.push_back(tokens[i++]);
+      continue;
+    }
+    // A call of a function-like macro takes its arguments from the lines that follow (not
+    // across a `#` line); a name without them stays a name (C11 6.10.3p10).
+    size_t end = i + 1;
+    if (macro->second.function_like && end < tokens.size() && tokens[end].kind == TokenKind::LeftParen) {
+      int depth = 0;
+      for (; end < tokens.size() && tokens[end].kind != TokenKind::EndOfFile; ++end) {
+        if (tokens[end].kind == TokenKind::Hash && tokens[end].at_line_start) break;
+        if (tokens[end].kind == TokenKind::LeftParen) ++depth;
+        else if (tokens[end].kind == TokenKind::RightParen && --depth == 0) break;
+      }
+      end = end < tokens.size() && tokens[end].kind == TokenKind::RightParen ? end + 1 : end;
+    }
+    std::vector<Pending> input;
+    for (size_t k = i; k < end; ++k) input.push_back({tokens[k], {}});
+    if (!expand_into(input, out, 0)) break;
+    i = end;
   }
   if (!m_exhausted) {
     for (const Conditional& open : m_conditionals)
@@ -30,51 +53,151 @@ std::vector<Token> Preprocessor::run(const std::vector<Token>& tokens) {
   return out;
 }
 
+void Preprocessor::define_from_command_line(const std::string& definition) {
+  const size_t equal = definition.find('=');
+  std::string text = "#define " + (equal == std::string::npos ? definition + " 1" : definition.substr(0, equal) + " " +
+                                                                                         definition.substr(equal + 1));
+  const SourceFile& file = m_command_line.emplace_back("<command line>", text + "\n");
+  const std::vector<Token> tokens = lex(file, {0, uint32_t(file.text().size())}, m_diagnostics).tokens;
+  size_t end = 0;
+  while (end < tokens.size() && tokens[end].kind != TokenKind::EndOfFile) ++end;
+  if (end >= 2) directive(tokens, 0, end);
+}
+
 std::vector<Token> Preprocessor::expand(const std::vector<Token>& tokens) {
+  std::vector<Pending> input;
+  for (const Token& token : tokens) input.push_back({token, {}});
   std::vector<Token> out;
-  for (const Token& token : tokens)
-    if (!expand_token(token, out)) break;
+  expand_into(input, out, 0);
   return out;
 }
 
-// An identifier naming a macro not already being expanded is replaced by the macro's body,
-// which is rescanned for more macro names (C11 6.10.3.4: a macro's own name is not replaced
-// again while its body is rescanned). Object-like macros only, so rescanning never reaches
-// past the body into the tokens that follow the use. Each expanded token takes the range of
-// the outermost use. The bodies being rescanned form an explicit stack, not a recursion: its
-// depth is at most the number of macros, each name being on it at most once.
-bool Preprocessor::expand_token(const Token& token, std::vector<Token>& out) {
-  struct Frame {
-    std::string_view name;     ///< the macro (a key of m_macros, stable while expanding)
-    const std::vector<Token>* body;
-    size_t next = 0;           ///< the next body token to rescan
-  };
-  const SourceRange use = token.range;
-  std::vector<Frame> stack;
-  std::unordered_set<std::string_view> expanding;
-  const Token* current = &token;
-  while (true) {
-    if (current) {
-      auto it = current->kind == TokenKind::Identifier ? m_macros.find(current->text) : m_macros.end();
-      if (it != m_macros.end() && !expanding.count(it->first)) {
-        expanding.insert(it->first);
-        stack.push_back({it->first, &it->second});
-      } else {
-        Token copy = *current;
-        copy.range = use;
-        copy.at_line_start = false;
-        out.push_back(copy);
+namespace {
+bool hides(const std::vector<std::string_view>& hidden, std::string_view name) {
+  return std::find(hidden.begin(), hidden.end(), name) != hidden.end();
+}
+} // namespace
+
+// A macro name not hidden from the token is replaced: an object-like macro by its body; a
+// function-like one, when its arguments follow, by its body with each parameter replaced by
+// its argument, fully expanded (C11 6.10.3.1), or spelled as a string after `#` (6.10.3.2).
+// The replacement is rescanned with the macro's name hidden (6.10.3.4), in front of the tokens
+// still to come. Body tokens take the range of the use; arguments keep their own.
+bool Preprocessor::expand_into(const std::vector<Pending>& input, std::vector<Token>& out, int nesting) {
+  std::vector<Pending> work(input.rbegin(), input.rend());
+  std::vector<std::vector<Pending>> arguments;
+  while (!work.empty()) {
+    Pending item = std::move(work.back());
+    work.pop_back();
+    const Token use = item.token;
+    const auto it = use.kind == TokenKind::Identifier ? m_macros.find(use.text) : m_macros.end();
+    if (it == m_macros.end() || hides(item.hidden, it->first) ||
+        (it->second.function_like && (work.empty() || work.back().token.kind != TokenKind::LeftParen))) {
+      item.token.at_line_start = false;
+      out.push_back(item.token);
+      continue;
+    }
+    const Macro& macro = it->second;
+    std::vector<std::string_view> hidden = std::move(item.hidden);
+    hidden.push_back(it->first);
+    const std::string_view outermost = hidden.front(); // the macro the source used
+    std::vector<Pending> replacement;
+    auto add = [&](Token token, SourceRange range) {
+      if (!take_expanded_token(use.range, outermost)) return false;
+      token.range = range;
+      token.at_line_start = false;
+      replacement.push_back({token, hidden});
+      return true;
+    };
+    if (macro.function_like && !take_arguments(use, macro, work, arguments)) return false;
+    for (size_t k = 0; k < macro.body.size(); ++k) {
+      const Token& token = macro.body[k];
+      if (token.kind == TokenKind::HashHash) {
+        m_diagnostics.error(use.range, "not supported: '##' in macro '" + it->first + "'");
+        m_exhausted = true;
+        return false;
       }
+      const auto param = !macro.function_like ? macro.params.end()
+                         : std::find(macro.params.begin(), macro.params.end(),
+                                     k + 1 < macro.body.size() && token.kind == TokenKind::Hash ? macro.body[k + 1].text
+                                                                                                 : token.text);
+      if (param == macro.params.end()) {
+        if (!add(token, use.range)) return false;
+        continue;
+      }
+      const std::vector<Pending>& argument = arguments[size_t(param - macro.params.begin())];
+      if (token.kind == TokenKind::Hash) {
+        if (!add(stringized(argument, use.range), use.range)) return false;
+        ++k;
+        continue;
+      }
+      if (nesting + 1 > kMaxArgumentNesting) {
+        m_diagnostics.error(use.range, "macro calls nested more than " + std::to_string(kMaxArgumentNesting) +
+                                           " deep in arguments (limit of the preprocessor)");
+        m_exhausted = true;
+        return false;
+      }
+      std::vector<Token> expanded;
+      if (!expand_into(argument, expanded, nesting + 1)) return false;
+      for (const Token& t : expanded)
+        if (!add(t, t.range)) return false;
     }
-    while (!stack.empty() && stack.back().next == stack.back().body->size()) {
-      expanding.erase(stack.back().name);
-      stack.pop_back();
-    }
-    if (stack.empty()) return true;
-    if (!take_expanded_token(use, stack.front().name)) return false;
-    Frame& top = stack.back();
-    current = &(*top.body)[top.next++];
+    work.insert(work.end(), std::make_move_iterator(replacement.rbegin()), std::make_move_iterator(replacement.rend()));
   }
+  return true;
+}
+
+bool Preprocessor::take_arguments(const Token& use, const Macro& macro, std::vector<Pending>& work,
+                                  std::vector<std::vector<Pending>>& arguments) {
+  arguments.assign(1, {});
+  work.pop_back(); // (
+  int depth = 0;
+  while (true) {
+    if (work.empty()) {
+      m_diagnostics.error(use.range, "unterminated argument list of macro '" + std::string(use.text) + "'");
+      m_exhausted = true;
+      return false;
+    }
+    Pending item = std::move(work.back());
+    work.pop_back();
+    const TokenKind kind = item.token.kind;
+    if (kind == TokenKind::RightParen && depth == 0) break;
+    if (kind == TokenKind::LeftParen) ++depth;
+    else if (kind == TokenKind::RightParen) --depth;
+    // `...` takes the commas of the arguments past the named parameters
+    if (kind == TokenKind::Comma && depth == 0 && !(macro.variadic && arguments.size() == macro.params.size())) {
+      arguments.emplace_back();
+      continue;
+    }
+    arguments.back().push_back(std::move(item));
+  }
+  if (macro.params.empty() && arguments.size() == 1 && arguments[0].empty()) arguments.clear();
+  if (macro.variadic && arguments.size() + 1 == macro.params.size()) arguments.emplace_back(); // F(a) of F(a, ...)
+  if (arguments.size() != macro.params.size()) {
+    m_diagnostics.error(use.range, "macro '" + std::string(use.text) + "' takes " + std::to_string(macro.params.size()) +
+                                       " argument" + (macro.params.size() == 1 ? "" : "s") + ", given " +
+                                       std::to_string(arguments.size()));
+    m_exhausted = true;
+    return false;
+  }
+  return true;
+}
+
+Token Preprocessor::stringized(const std::vector<Pending>& argument, SourceRange range) {
+  std::string text = "\"";
+  for (size_t k = 0; k < argument.size(); ++k) {
+    if (k > 0 && argument[k].token.space_before) text += ' ';
+    for (const char c : argument[k].token.text) {
+      if (c == '"' || c == '\\') text += '\\';
+      text += c;
+    }
+  }
+  text += '"';
+  Token token;
+  token.kind = TokenKind::StringLiteral;
+  token.range = range;
+  token.text = m_spellings.emplace_back(std::move(text));
+  return token;
 }
 
 bool Preprocessor::take_expanded_token(SourceRange use, std::string_view macro) {
@@ -145,8 +268,9 @@ void Preprocessor::directive(const std::vector<Token>& tokens, size_t begin, siz
   }
 }
 
-// define-line: '#' 'define' identifier replacement-tokens
-//   (a '(' right after the name, without a space, makes a function-like macro: not supported)
+// define-line: '#' 'define' identifier [ '(' [ identifier { ',' identifier } [ ',' '...' ] | '...' ] ')' ]
+//              replacement-tokens
+//   (the '(' of a function-like macro follows the name without a space, C11 6.10.3p3)
 void Preprocessor::define(const std::vector<Token>& tokens, size_t begin, size_t end) {
   if (begin >= end || tokens[begin].kind != TokenKind::Identifier) {
     m_diagnostics.error(begin < end ? tokens[begin].range : tokens[begin - 1].range,
@@ -154,14 +278,35 @@ void Preprocessor::define(const std::vector<Token>& tokens, size_t begin, size_t
     return;
   }
   const Token& name = tokens[begin];
-  if (begin + 1 < end && tokens[begin + 1].kind == TokenKind::LeftParen &&
-      !tokens[begin + 1].space_before) {
-    m_diagnostics.error(SourceRange::join(name.range, tokens[begin + 1].range),
-                        "not supported: function-like macro '" + std::string(name.text) + "'");
-    return;
+  Macro macro;
+  size_t body = begin + 1;
+  if (body < end && tokens[body].kind == TokenKind::LeftParen && !tokens[body].space_before) {
+    macro.function_like = true;
+    ++body;
+    bool ok = true;
+    while (body < end && tokens[body].kind != TokenKind::RightParen) {
+      if (tokens[body].kind == TokenKind::Ellipsis) {
+        macro.variadic = true;
+        macro.params.push_back("__VA_ARGS__");
+      } else if (tokens[body].kind == TokenKind::Identifier && !macro.variadic) {
+        macro.params.emplace_back(tokens[body].text);
+      } else {
+        ok = false;
+        break;
+      }
+      if (++body < end && tokens[body].kind == TokenKind::Comma) ++body;
+      else if (body < end && tokens[body].kind != TokenKind::RightParen) ok = false;
+      if (!ok) break;
+    }
+    if (!ok || body >= end) {
+      m_diagnostics.error(SourceRange::join(name.range, tokens[std::min(body, end - 1)].range),
+                          "malformed parameter list of macro '" + std::string(name.text) + "'");
+      return;
+    }
+    ++body; // )
   }
-  m_macros[std::string(name.text)] =
-      std::vector<Token>(tokens.begin() + std::ptrdiff_t(begin + 1), tokens.begin() + std::ptrdiff_t(end));
+  macro.body.assign(tokens.begin() + std::ptrdiff_t(body), tokens.begin() + std::ptrdiff_t(end));
+  m_macros[std::string(name.text)] = std::move(macro);
 }
 
 // if-condition: integer-literal | ['!'] 'defined' ( '(' identifier ')' | identifier )

@@ -298,4 +298,10 @@ void Sema::check_predicate(ExprPtr& expr) {
   m_in_predicate = false;
 }
 
+const HostDeclaration* Sema::host_declaration(const std::string& name) const {
+  for (const HostDeclaration& d : m_program.unit.host_code)
+    if (d.name == name) return &d;
+  return nullptr;
+}
+
 } // namespace fencelab

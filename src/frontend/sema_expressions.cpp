@@ -92,6 +92,12 @@ void Sema::check_name(ExprPtr& expr) {
   } else if (m_functions.count(name.name) || find_builtin(name.name)) {
     error(name.range, "function '" + name.name + "' used as a value (only calls are supported)");
     name.constant = 0;
+  } else if (const HostDeclaration* host = host_declaration(name.name)) {
+    error(name.range, "'" + name.name + "' is a host " + (host->function ? "function" : "variable") +
+                          ", which device code cannot use" +
+                          (host->function ? "" : " (declare it __device__, __shared__ or __constant__)"));
+    name.constant = 0;
+    name.is_lvalue = true;
   } else {
     error(name.range, "unknown identifier '" + name.name + "'");
     name.constant = 0;
@@ -407,6 +413,9 @@ void Sema::check_call(ExprPtr& expr) {
   if (it != m_functions.end()) return check_function_call(call);
   if (call.callee.rfind("cuda", 0) == 0)
     error(call.callee_range, "not supported: host API '" + call.callee + "' in device code");
+  else if (const HostDeclaration* host = host_declaration(call.callee); host && host->function)
+    error(call.callee_range, "'" + call.callee + "' is a host function, which device code cannot call (declare it "
+                             "__device__ or __host__ __device__)");
   else
     error(call.callee_range, "unknown function '" + call.callee + "'");
 }

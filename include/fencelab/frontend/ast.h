@@ -344,9 +344,17 @@ struct SimpleStmt : Stmt {
 // ---------------------------------------------------------------------------------------------
 
 /** Everything declared in one kernel file, in source order within each list. */
+/** A file-scope declaration of host code, skipped by the parser (parse_host_code.cpp). */
+struct HostDeclaration {
+  std::string name; ///< the function's or variable's name; empty for others (`using namespace`)
+  SourceRange range;
+  bool function = false;
+};
+
 struct TranslationUnit {
   std::vector<VarDeclPtr> globals; ///< __device__, __shared__, __constant__ at file scope
   std::vector<FunctionDeclPtr> functions;
+  std::vector<HostDeclaration> host_code; ///< skipped: device code cannot use what it declares
 };
 
 /** Small helpers for switching on kinds. */

@@ -5,8 +5,16 @@
 #include "fencelab/support/source.h"
 
 #include <memory>
+#include <string>
+#include <vector>
 
 namespace fencelab {
+
+/** What the command line adds to a file: the kernel to launch and macro definitions. */
+struct CompileOptions {
+  std::string kernel;               ///< `--kernel NAME`: the __global__ function, over //@ kernel
+  std::vector<std::string> defines; ///< `-D NAME` or `-D NAME=VALUE`, defined before the file
+};
 
 /**
  * Lexes, preprocesses, parses and checks one kernel file, then reads its `//@` directives
@@ -14,6 +22,6 @@ namespace fencelab {
  * not only the first); returns null when any error was reported.
  */
 std::unique_ptr<Program> compile_program(std::shared_ptr<const SourceFile> source,
-                                         DiagnosticSink& diagnostics);
+                                         DiagnosticSink& diagnostics, const CompileOptions& options = {});
 
 } // namespace fencelab

@@ -24,6 +24,8 @@ public:
   DirectiveReader(Program& program, Sema& sema, Preprocessor& preprocessor,
                   DiagnosticSink& diagnostics)
       : m_program(program), m_sema(sema), m_preprocessor(preprocessor), m_diagnostics(diagnostics) {}
+  /** The kernel named on the command line (--kernel), chosen over //@ kernel; empty: none. */
+  void set_kernel(std::string name) { m_kernel_override = std::move(name); }
 
   /** Lexes the `//@` lines and reads `template` (needed before sema folds template parameters). */
   void read(const std::vector<SourceRange>& lines);
@@ -73,6 +75,7 @@ private:
   std::vector<Pending> m_pending;
   std::unordered_map<std::string, int64_t> m_template_values;
   const DirectiveLine* m_kernel_line = nullptr;
+  std::string m_kernel_override; ///< --kernel NAME
   bool m_has_launch = false;
   /** Per kernel parameter index: the argument read, and the buffer object awaiting an id. */
   std::vector<std::optional<KernelArgument>> m_arguments;

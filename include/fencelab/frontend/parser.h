@@ -71,6 +71,9 @@ private:
   void parse_variables(std::vector<VarDeclPtr>& out, const DeclSpecifiers& specifiers,
                        StorageKind storage);
   void skip_unsupported_block(SourceRange range, const std::string& feature);
+  // Host code (parse_host_code.cpp).
+  bool skip_host_declaration(TranslationUnit& unit);
+  void note_host_code(const TranslationUnit& unit);
 
   // Statements (parse_statements.cpp).
   StmtPtr parse_statement();

@@ -4,6 +4,7 @@
 #include "fencelab/frontend/lexer.h"
 
 #include <cstddef>
+#include <deque>
 #include <functional>
 #include <string>
 #include <unordered_map>
@@ -12,14 +13,18 @@
 namespace fencelab {
 
 /**
- * Handles `#define NAME tokens` (object-like only), `#undef`, `#ifdef`/`#ifndef`/`#if 0|1|
- * defined(NAME)`/`#else`/`#endif`, and ignores `#include`/`#pragma`. Expanded tokens keep
- * their definition's spelling and take the range of the macro's use.
+ * Handles `#define NAME tokens` and `#define NAME(params) tokens` (function-like, with `...`
+ * and `#param`; `##` is not supported), `#undef`, `#ifdef`/`#ifndef`/`#if 0|1|defined(NAME)`/
+ * `#else`/`#endif`, and ignores `#include`/`#pragma`. Expanded tokens keep their definition's
+ * spelling and take the range of the macro's use; a macro's arguments keep their own.
  *
- * Expansion is iterative (an explicit stack of macro bodies being rescanned) and bounded: the
- * tokens taken from macro bodies, counted over the whole file (directive comments included),
- * may not exceed kMaxExpandedTokens. Past it, the use that crossed the limit gets one error,
- * and `exhausted()` tells the caller to stop rather than parse a truncated file.
+ * Expansion follows C11 6.10.3: arguments are fully expanded before substitution, and the
+ * result is rescanned with the macro's name hidden (each token carries the names it may no
+ * longer expand, Prosser's hide sets). It is iterative (a work stack) except for argument
+ * pre-expansion, whose nesting is bounded (kMaxArgumentNesting), and bounded in size: the
+ * tokens taken from macro bodies and arguments, counted over the whole file (directive
+ * comments included), may not exceed kMaxExpandedTokens. Past either limit the use gets one
+ * error, and `exhausted()` tells the caller to stop rather than parse a truncated file.
  */
 class Preprocessor {
 public:
@@ -27,11 +32,16 @@ public:
    *  what exhausts memory or time (about 0.1 s to reach): a chain of macros each using the
    *  previous one 16 times reaches it at the fifth level. */
   static constexpr size_t kMaxExpandedTokens = 1'000'000;
+  /** Macro calls nested in a macro's arguments, `F(F(F(x)))`: far above real code. */
+  static constexpr int kMaxArgumentNesting = 64;
 
   explicit Preprocessor(DiagnosticSink& diagnostics) : m_diagnostics(diagnostics) {}
 
   /** Runs the `#` lines of a whole file and expands macros; the result ends with EndOfFile. */
   std::vector<Token> run(const std::vector<Token>& tokens);
+  /** `-D NAME` (defined as 1) or `-D NAME=VALUE`, as if `#define NAME VALUE` began the file.
+   *  NAME must be an identifier (the command line checks it). */
+  void define_from_command_line(const std::string& definition);
   /** Expands macros in tokens without `#` lines (directive comments). */
   std::vector<Token> expand(const std::vector<Token>& tokens);
 
@@ -53,8 +63,25 @@ private:
   /** Evaluates the condition of `#if` (only constants and `defined` are supported). */
   bool if_condition(const std::vector<Token>& tokens, size_t begin, size_t end);
   bool active() const { return m_conditionals.empty() || m_conditionals.back().taking; }
-  /** Appends `token`, fully macro-expanded, to `out`; false once the limit is reached. */
-  bool expand_token(const Token& token, std::vector<Token>& out);
+  struct Macro {
+    bool function_like = false;
+    bool variadic = false;            ///< its last parameter is `...` (__VA_ARGS__)
+    std::vector<std::string> params;
+    std::vector<Token> body;
+  };
+  /** A token being rescanned, with the names of the macros it may no longer expand. */
+  struct Pending {
+    Token token;
+    std::vector<std::string_view> hidden;
+  };
+  /** Appends `input`, fully macro-expanded, to `out`; false once a limit is reached. */
+  bool expand_into(const std::vector<Pending>& input, std::vector<Token>& out, int nesting);
+  /** Takes the arguments of a call of `macro` from the top of `work` (a stack whose back is
+   *  the next token); false (reported) where they are malformed. */
+  bool take_arguments(const Token& use, const Macro& macro, std::vector<Pending>& work,
+                      std::vector<std::vector<Pending>>& arguments);
+  /** `#param`: the argument's spelling as a string literal token. */
+  Token stringized(const std::vector<Pending>& argument, SourceRange range);
   /** Counts one token taken from a macro body; reports the limit (once) at `use`. */
   bool take_expanded_token(SourceRange use, std::string_view macro);
 
@@ -63,12 +90,14 @@ private:
     using is_transparent = void;
     size_t operator()(std::string_view name) const { return std::hash<std::string_view>{}(name); }
   };
-  using MacroTable = std::unordered_map<std::string, std::vector<Token>, NameHash, std::equal_to<>>;
+  using MacroTable = std::unordered_map<std::string, Macro, NameHash, std::equal_to<>>;
 
   DiagnosticSink& m_diagnostics;
   MacroTable m_macros;
   std::vector<Conditional> m_conditionals;
   size_t m_expanded_tokens = 0; ///< tokens taken from macro bodies so far, the whole file
+  std::deque<std::string> m_spellings; ///< the text of stringized arguments (tokens view it)
+  std::deque<SourceFile> m_command_line; ///< -D definitions' text (their tokens view it)
   bool m_exhausted = false;
 };
 

@@ -90,6 +90,8 @@ private:
   /** The usual arithmetic conversions of both operands, in place; returns the common type. */
   Type usual_arithmetic_conversions(ExprPtr& lhs, ExprPtr& rhs);
   bool is_null_pointer_constant(const Expr& expr) const;
+  /** The skipped host declaration of `name` (TranslationUnit::host_code), if any. */
+  const HostDeclaration* host_declaration(const std::string& name) const;
   void error(SourceRange range, std::string message) { m_diagnostics.error(range, std::move(message)); }
 
   // sema_builtins.cpp
