@@ -131,11 +131,40 @@ TEST_CASE("preprocessor: bad conditionals are reported", "[frontend][preprocesso
   DiagnosticSink sink;
   Preprocessor preprocessor(sink);
   auto tokens = preprocessor.run(lex_all(file, sink));
-  REQUIRE(sink.error_count() == 2);
-  CHECK(sink.diagnostics()[0].message == "not supported: #elif (use nested #if/#else)");
-  CHECK(sink.diagnostics()[1].message == "unterminated conditional directive (missing #endif)");
+  REQUIRE(sink.error_count() == 1);
+  CHECK(sink.diagnostics()[0].message == "unterminated conditional directive (missing #endif)");
   CHECK(preprocessor.is_defined("SQ"));
   CHECK(preprocessor.is_defined("SPACED"));
+}
+
+// C11 6.10.1: `defined`, then macros, then unknown names as 0; the C operators; #elif.
+TEST_CASE("preprocessor: #if and #elif evaluate integer constant expressions", "[frontend][preprocessor]") {
+  SourceFile file("k.cu", "#define BLOCK 256\n#define TWICE(x) ((x) * 2)\n"
+                          "#if BLOCK > 128 && (TWICE(3) == 6 || defined(FORCE))\na\n#elif 1\nb\n#else\nc\n#endif\n"
+                          "#if BLOCK == 64\nd\n#elif !defined BLOCK\ne\n#elif UNKNOWN == 0 && -7 / 2 == -3 && (1 << 4) % 5 == 1\nf\n"
+                          "#else\ng\n#endif\n#if 0 ? 1 : 'a' == 97\nh\n#endif\n#if 0\n#if 1/0\n#endif\n#endif\n");
+  DiagnosticSink sink;
+  Preprocessor preprocessor(sink);
+  auto tokens = preprocessor.run(lex_all(file, sink));
+  REQUIRE_FALSE(sink.has_errors()); // the inner #if of a skipped region is not evaluated
+  CHECK(spellings(tokens) == "a f h");
+
+  auto first_error = [](const char* text) {
+    SourceFile bad("k.cu", text);
+    DiagnosticSink errors;
+    Preprocessor p(errors);
+    p.run(lex_all(bad, errors));
+    REQUIRE(errors.has_errors());
+    return errors.diagnostics()[0].message;
+  };
+  CHECK(first_error("#if 1 +\n#endif\n") == "#if expression ends early");
+  CHECK(first_error("#if (1\n#endif\n") == "expected ')' in #if");
+  CHECK(first_error("#if 1 / 0\n#endif\n") == "division by zero in #if");
+  CHECK(first_error("#if defined(\n#endif\n") == "'defined' needs a macro name, as defined(NAME) or defined NAME");
+  CHECK(first_error("#if 1\n#else\n#elif 1\n#endif\n") == "#elif after #else");
+  std::string deep = "#if ";
+  deep += std::string(300, '(') + "1" + std::string(300, ')') + "\n#endif\n";
+  CHECK(first_error(deep.c_str()) == "#if expression nested too deeply");
 }
 
 // C11 6.10.3: arguments expanded before substitution, `#` spells one, `...` takes the rest,

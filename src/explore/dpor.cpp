@@ -40,6 +40,7 @@ void DporChoices::start_execution() {
   m_schedule_pending = false;
   m_abandoned = false;
   m_taken.clear();
+  m_order_seen.clear();
 }
 
 void DporChoices::stop_too_long(uint64_t steps, uint64_t actors) {
@@ -133,6 +134,10 @@ void DporChoices::touch_commuting(const ObjectId& object, uint32_t kind) {
   if (m_in_step) m_current.push_back(Access{object, true, kind});
 }
 
+void DporChoices::commuting_order_seen(const ObjectId& object) {
+  if (std::find(m_order_seen.begin(), m_order_seen.end(), object) == m_order_seen.end()) m_order_seen.push_back(object);
+}
+
 void DporChoices::begin_forced_step(const ActorId& actor) {
   if (m_in_step) m_marks.push_back(SegmentMark{m_current.size(), actor, true});
 }
@@ -190,6 +195,7 @@ size_t DporChoices::trigger_of(size_t step) const {
 void DporChoices::finish_execution(const ExecutionResult& result) {
   close_step();
   analyse_races();
+  if (!m_order_seen.empty()) order_commuting_updates();
   analyse_races();
   // A step that ends the execution (a runtime error, the step limit) disables every other
   // actor: whatever they would have done first is explored by scheduling each of them there.
@@ -204,6 +210,24 @@ void DporChoices::finish_execution(const ExecutionResult& result) {
 
 // ---------------------------------------------------------------------------------------------
 // Dependence and sleep sets
+
+// A read told the order of some commuting updates (commuting_order_seen): their order matters
+// below the states this execution passed through, so the footprints kept there for sleep sets
+// (an explored actor's, a sleeper's) treat those updates as writes from now on. Otherwise an
+// actor put to sleep after its update would stay asleep across the other update, and the
+// order that the read needs would never be explored.
+void DporChoices::order_commuting_updates() {
+  auto void_in = [this](Footprint& footprint) {
+    for (Access& a : footprint)
+      if (a.commuting != 0 && std::find(m_order_seen.begin(), m_order_seen.end(), a.object) != m_order_seen.end())
+        a.commuting = 0;
+  };
+  for (Entry& entry : m_stack) {
+    void_in(entry.chosen_union);
+    for (Sleeper& s : entry.sleep) void_in(s.footprint);
+    for (Sleeper& s : entry.explored) void_in(s.footprint);
+  }
+}
 
 void DporChoices::merge_into(Footprint& into, const Footprint& from) {
   Footprint merged;
@@ -353,7 +377,10 @@ void DporChoices::analyse_races() {
     const Footprint& footprint = *event.footprint;
     const auto own = std::lower_bound(footprint.begin(), footprint.end(), Access{event.actor, false});
     if (own == footprint.end() || !(own->object == event.actor)) access(event.actor, false, 0);
-    for (const Access& x : footprint) access(x.object, x.write, x.commuting);
+    for (const Access& x : footprint) {
+      const bool seen = x.commuting != 0 && std::find(m_order_seen.begin(), m_order_seen.end(), x.object) != m_order_seen.end();
+      access(x.object, x.write, seen ? 0 : x.commuting);
+    }
     // A step's own part follows the drains it forced before it (see collect_events).
     if (!event.forced)
       for (uint32_t k = m_first_event[event.step]; k < j; ++k)

@@ -31,6 +31,7 @@ public:
   void schedule_point(std::span<const ActorId> actors) override;
   void touch(const ObjectId& object, bool write) override;
   void touch_commuting(const ObjectId& object, uint32_t kind) override;
+  void commuting_order_seen(const ObjectId& object) override;
   void begin_forced_step(const ActorId& actor) override;
   void end_forced_step() override;
   bool abandon() const override { return m_abandoned; }
@@ -123,6 +124,7 @@ private:
   void add_backtrack(Entry& entry, const ActorId& actor, std::vector<ActorId> wakeup);
   std::vector<Sleeper> sleep_after(const Entry& parent, const Step& step) const;
   void analyse_races();
+  void order_commuting_updates();
   void collect_events();
   /** Two events of the execution that race (first < second); `past`: what happens before the
    *  second other than through the first, where reverse_race needs it (else empty). */
@@ -147,6 +149,8 @@ private:
   bool m_abandoned = false;
   std::vector<uint32_t> m_taken;
   std::vector<ActorId> m_guide; ///< actors to prefer at the next new scheduling points, in order
+  /** Objects whose commuting updates a read told apart in this execution: writes here. */
+  std::vector<ObjectId> m_order_seen;
   std::string m_stop_reason;
   uint64_t m_enabled_entries = 0; ///< summed over m_stack's scheduling points
   void stop_too_long(uint64_t steps, uint64_t actors);

@@ -230,7 +230,7 @@ void Preprocessor::directive(const std::vector<Token>& tokens, size_t begin, siz
       condition = is_defined(tokens[begin + 2].text) == (word == "ifdef");
     }
     const bool parent = active();
-    m_conditionals.push_back({line_range, parent, parent && condition});
+    m_conditionals.push_back({line_range, parent, parent && condition, false, parent && condition});
     return;
   }
   if (is_name && (word == "else" || word == "endif" || word == "elif")) {
@@ -241,15 +241,16 @@ void Preprocessor::directive(const std::vector<Token>& tokens, size_t begin, siz
     Conditional& open = m_conditionals.back();
     if (word == "endif") {
       m_conditionals.pop_back();
-    } else if (word == "elif") {
-      if (open.parent_active)
-        m_diagnostics.error(name_range, "not supported: #elif (use nested #if/#else)");
-      open.taking = false;
     } else if (open.seen_else) {
-      m_diagnostics.error(name_range, "#else after #else");
+      m_diagnostics.error(name_range, "#" + std::string(word) + " after #else");
+    } else if (word == "elif") {
+      // Taken when no earlier branch was and its condition holds (evaluated only then).
+      open.taking = open.parent_active && !open.taken && if_condition(tokens, begin + 2, end);
+      open.taken = open.taken || open.taking;
     } else {
       open.seen_else = true;
-      open.taking = open.parent_active && !open.taking;
+      open.taking = open.parent_active && !open.taken;
+      open.taken = true;
     }
     return;
   }
@@ -307,38 +308,6 @@ void Preprocessor::define(const std::vector<Token>& tokens, size_t begin, size_t
   }
   macro.body.assign(tokens.begin() + std::ptrdiff_t(body), tokens.begin() + std::ptrdiff_t(end));
   m_macros[std::string(name.text)] = std::move(macro);
-}
-
-// if-condition: integer-literal | ['!'] 'defined' ( '(' identifier ')' | identifier )
-bool Preprocessor::if_condition(const std::vector<Token>& tokens, size_t begin, size_t end) {
-  size_t i = begin;
-  bool negate = false;
-  if (i < end && tokens[i].kind == TokenKind::Bang) {
-    negate = true;
-    ++i;
-  }
-  bool value = false;
-  bool ok = false;
-  if (i < end && tokens[i].kind == TokenKind::IntegerLiteral && i + 1 == end) {
-    value = tokens[i].text.find_first_not_of("0") != std::string_view::npos;
-    ok = true;
-  } else if (i < end && tokens[i].text == "defined") {
-    ++i;
-    const bool paren = i < end && tokens[i].kind == TokenKind::LeftParen;
-    if (paren) ++i;
-    if (i < end && tokens[i].kind == TokenKind::Identifier) {
-      value = is_defined(tokens[i].text);
-      ++i;
-      ok = (!paren || (i < end && tokens[i++].kind == TokenKind::RightParen)) && i == end;
-    }
-  }
-  if (!ok) {
-    const SourceRange range = begin < end ? SourceRange::join(tokens[begin].range, tokens[end - 1].range)
-                                          : tokens[begin - 1].range;
-    m_diagnostics.error(range, "not supported: #if expression (only 0, 1 and defined(NAME))");
-    return false;
-  }
-  return value != negate;
 }
 
 } // namespace fencelab

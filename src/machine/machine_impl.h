@@ -211,6 +211,9 @@ struct Machine::Impl final : FootprintSink {
   void touch_commuting(const ObjectId& object, uint32_t kind) override {
     if (recording_footprints) choices->touch_commuting(object, kind);
   }
+  void commuting_order_seen(const ObjectId& object) override {
+    if (recording_footprints) choices->commuting_order_seen(object);
+  }
   void begin_forced_step(const ActorId& actor) override {
     if (recording_footprints) choices->begin_forced_step(actor);
   }

@@ -30,9 +30,9 @@ HistoryEntry Histories::entry(Location location, uint32_t index) const {
   return m_stores.at(location.key())[index - 1];
 }
 
-uint32_t Histories::append(Location location, Word value, uint64_t id, ThreadId writer) {
+uint32_t Histories::append(Location location, Word value, uint64_t id, ThreadId writer, uint32_t commuting_kind) {
   auto& stores = m_stores[location.key()];
-  stores.push_back(HistoryEntry{value, id, writer, false});
+  stores.push_back(HistoryEntry{value, id, writer, false, commuting_kind});
   return static_cast<uint32_t>(stores.size());
 }
 
@@ -123,6 +123,12 @@ Word GpuModel::load(const ThreadRef& t, Location location, AccessMode) {
   last_index = index;
   const HistoryEntry read = m_histories.entry(location, index);
   m_ids.note_read(t.slot, read.id);
+  // An entry written by a commuting update with another of its kind after it exists only in
+  // this order of the two: reading it sees their order (docs/architecture.md, "Commuting
+  // updates"), which the reduction must then explore both ways.
+  if (index < newest && read.commuting_kind != 0 &&
+      m_histories.entry(location, index + 1).commuting_kind == read.commuting_kind)
+    commuting_order_seen(location);
   if (explaining()) {
     if (index == newest) {
       explain(t, fmt::format("read the newest store to {}: {}{}", describe(location),
@@ -150,7 +156,7 @@ Word GpuModel::read_modify_write(const ThreadRef& t, Location location, Scope, c
   m_ids.note_read(t.slot, found.id);
   const uint64_t id = m_ids.next();
   m_ids.note_store(t.slot, id);
-  const uint32_t index = m_histories.append(location, update.apply(old), id, t.id);
+  const uint32_t index = m_histories.append(location, update.apply(old), id, t.id, update.commuting_kind());
   view(t.slot).raise(location, index);
   if (explaining())
     explain(t, fmt::format("read the newest entry of {} ({}) and appended its result; relaxed: it "

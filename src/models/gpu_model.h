@@ -38,6 +38,7 @@ struct HistoryEntry {
   uint64_t id = 0; ///< the store's id (store_ids.h); 0 for the initial value
   ThreadId writer;
   bool initial = false; ///< the value the location held at kernel start
+  uint32_t commuting_kind = 0; ///< written by a commuting update (AtomicUpdate::commuting_kind)
 };
 
 /** Every location's history in coherence order; entry 0 is the initial value. */
@@ -48,7 +49,7 @@ public:
   uint32_t size(Location location) const;
   HistoryEntry entry(Location location, uint32_t index) const;
   /** Appends a store; returns its index. */
-  uint32_t append(Location location, Word value, uint64_t id, ThreadId writer);
+  uint32_t append(Location location, Word value, uint64_t id, ThreadId writer, uint32_t commuting_kind = 0);
 
 private:
   std::vector<std::vector<Word>> m_initial;                        ///< per instance

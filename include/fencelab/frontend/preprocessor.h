@@ -14,7 +14,7 @@ namespace fencelab {
 
 /**
  * Handles `#define NAME tokens` and `#define NAME(params) tokens` (function-like, with `...`
- * and `#param`; `##` is not supported), `#undef`, `#ifdef`/`#ifndef`/`#if 0|1|defined(NAME)`/
+ * and `#param`; `##` is not supported), `#undef`, `#ifdef`/`#ifndef`/`#if EXPR`/`#elif EXPR`/
  * `#else`/`#endif`, and ignores `#include`/`#pragma`. Expanded tokens keep their definition's
  * spelling and take the range of the macro's use; a macro's arguments keep their own.
  *
@@ -55,12 +55,14 @@ private:
     bool parent_active; ///< the enclosing region is being kept
     bool taking;        ///< this branch is being kept
     bool seen_else = false;
+    bool taken = false; ///< some branch so far was kept (#elif and #else then are not)
   };
 
   /** Processes one `#` line, tokens [begin, end). */
   void directive(const std::vector<Token>& tokens, size_t begin, size_t end);
   void define(const std::vector<Token>& tokens, size_t begin, size_t end);
-  /** Evaluates the condition of `#if` (only constants and `defined` are supported). */
+  /** Evaluates the condition of `#if`/`#elif` (preprocessor_if.cpp); false (reported) if
+   *  malformed. */
   bool if_condition(const std::vector<Token>& tokens, size_t begin, size_t end);
   bool active() const { return m_conditionals.empty() || m_conditionals.back().taking; }
   struct Macro {

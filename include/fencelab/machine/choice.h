@@ -44,6 +44,7 @@ public:
   virtual void touch(const ObjectId& object, bool write) {}
   /** A commuting update (FootprintSink::touch_commuting); by default a write. */
   virtual void touch_commuting(const ObjectId& object, uint32_t kind) { touch(object, true); }
+  virtual void commuting_order_seen(const ObjectId& object) {}
   /** A step of another actor taken inside the current one (FootprintSink::begin_forced_step). */
   virtual void begin_forced_step(const ActorId& actor) {}
   virtual void end_forced_step() {}

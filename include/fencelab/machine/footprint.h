@@ -66,6 +66,10 @@ public:
    *  same `kind` (nonzero; AtomicUpdate::commuting_kind): a write, except that two updates of
    *  one kind are independent. A sink that does not distinguish takes it as a write. */
   virtual void touch_commuting(const ObjectId& object, uint32_t kind) { touch(object, true); }
+  /** The current step read a value that only one order of `object`'s commuting updates
+   *  leaves (gpu: a stale read of an entry between two of them): in this execution, those
+   *  updates are ordered like writes. */
+  virtual void commuting_order_seen(const ObjectId& object) {}
   /** The current step takes a step of another actor within itself: a fence, an atomic, a
    *  barrier or the kernel's end draining a buffer lane that could have drained by itself. The
    *  touches until end_forced_step() are that drain's. The reduction orders such a drain as a

@@ -137,6 +137,9 @@ protected:
     if (const uint32_t kind = update.commuting_kind()) m_sink->touch_commuting(ObjectId::history(location), kind);
     else m_sink->touch(ObjectId::history(location), true);
   }
+  void commuting_order_seen(Location location) const {
+    if (m_footprints) m_sink->commuting_order_seen(ObjectId::history(location));
+  }
   /** Brackets the touches of a step of `actor` (a buffer lane's drain) that the current
    *  operation forces (FootprintSink::begin_forced_step). */
   void begin_forced_step(const ActorId& actor) const {
