@@ -193,3 +193,20 @@ TEST_CASE("directives: -D defines macros before the file", "[frontend][directive
   auto none = compile_text("__global__ void k() { int x = SCALE; }\n");
   CHECK(none->messages() == "k.cu:1:31: error: unknown identifier 'SCALE'\n");
 }
+
+TEST_CASE("directives: a pointer parameter may be given a null pointer", "[frontend][directives]") {
+  auto c = compile_text("//@ arg out: int[1] = zeros\n//@ arg opt = NULL\n__global__ void k(int* out, int* opt) {}\n");
+  REQUIRE(c->program);
+  REQUIRE(c->program->arguments.size() == 2);
+  CHECK(c->program->arguments[1].value == 0);
+  CHECK_FALSE(c->program->arguments[1].buffer_object);
+  for (const char* null : {"nullptr", "0"}) {
+    auto other = compile_text(std::string("//@ arg p = ") + null + "\n__global__ void k(int* p) {}\n");
+    CHECK(other->program);
+  }
+  auto bad = compile_text("//@ arg p = 3\n__global__ void k(int* p) {}\n");
+  CHECK(bad->messages() == "k.cu:1:9: error: parameter 'p' is a pointer: give it a buffer, as in //@ arg p: int[4] "
+                           "= zeros, or a null pointer, //@ arg p = NULL\n"
+                           "k.cu:2:24: error: kernel parameter 'p' has no argument (give it with //@ arg p: int[N] = "
+                           "zeros)\n");
+}

@@ -245,6 +245,7 @@ bool DirectiveReader::read_dim(Parser& parser, Dim3& dim) {
 }
 
 // arg-directive: 'arg' NAME '=' constant | 'arg' NAME ':' type '[' constant ']' '=' buffer-init
+//              | 'arg' NAME '=' ( 'NULL' | 'nullptr' | '0' )     (a pointer parameter)
 void DirectiveReader::read_arg(Parser& parser, const DirectiveLine& line) {
   const FunctionDecl* kernel = m_program.launch.kernel;
   if (!parser.at(TokenKind::Identifier)) return parser.error(parser.peek().range, "expected a kernel parameter name");
@@ -264,9 +265,19 @@ void DirectiveReader::read_arg(Parser& parser, const DirectiveLine& line) {
     read_buffer(parser, line, param, index);
     return;
   }
-  if (param.type.is_pointer())
-    return parser.error(name.range, "parameter '" + param.name + "' is a pointer: give it a buffer, as in "
-                                    "//@ arg " + param.name + ": " + param.type.pointee().to_string() + "[4] = zeros");
+  if (param.type.is_pointer()) {
+    // A null pointer: `= NULL`, `= nullptr` or `= 0` (a kernel that checks its pointer).
+    const bool null = parser.accept(TokenKind::Equal) &&
+                      ((parser.at(TokenKind::Identifier) && (parser.peek().text == "NULL" || parser.peek().text == "nullptr")) ||
+                       (parser.at(TokenKind::IntegerLiteral) && parser.peek().text == "0"));
+    if (!null)
+      return parser.error(name.range, "parameter '" + param.name + "' is a pointer: give it a buffer, as in "
+                                      "//@ arg " + param.name + ": " + param.type.pointee().to_string() +
+                                      "[4] = zeros, or a null pointer, //@ arg " + param.name + " = NULL");
+    parser.advance();
+    m_arguments[index] = KernelArgument{&param, 0, std::nullopt, line.range};
+    return;
+  }
   if (!parser.expect(TokenKind::Equal, "'=' or ':' after the parameter name")) return;
   std::optional<Word> value = value_constant(parser, param.type, "the value of '" + param.name + "'");
   if (!value) return;
