@@ -126,6 +126,27 @@ __global__ void k() { ADD(&counter, 1); }
   }
 }
 
+// Issue 13: every thread setting a flag to the same constant is a lesser finding; computed
+// values that happen to be equal (`x += tid`, tid 0 adding nothing) stay a data race.
+TEST_CASE("stores of one constant race as a same-value-race warning; computed values do not", "[checkers]") {
+  auto kinds = [](const char* body) {
+    Kernel k = kernel_from_text(std::string("//@ launch grid=1 block=2\n__device__ int x;\n__global__ void k() { ") + body + " }\n");
+    Checkers checkers(k.program());
+    auto model = create_model("sc");
+    const ExplorationResult r = check(*k.machine, *model, checkers);
+    REQUIRE(r.complete);
+    std::vector<std::string> out;
+    for (const auto& report : r.reports) out.push_back(diagnostic_kind_name(report.report.kind));
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  CHECK(kinds("x = 1;") == std::vector<std::string>{"same-value-race"});
+  CHECK(kinds("x = -1.0f;") == std::vector<std::string>{"same-value-race"});
+  CHECK(kinds("x = threadIdx.x + 1;") == std::vector<std::string>{"data-race"});
+  CHECK(kinds("x = 1 + (int)threadIdx.x * 0;") == std::vector<std::string>{"data-race"}); // computed
+  CHECK(kinds("x += threadIdx.x;") == std::vector<std::string>{"data-race"});
+}
+
 TEST_CASE("reads of uninitialized shared memory are reported", "[checkers]") {
   Kernel k = kernel_from_text(R"(
 //@ launch grid=1 block=2

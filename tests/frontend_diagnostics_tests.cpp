@@ -78,7 +78,7 @@ TEST_CASE("diagnostics: rendered with the source line and a caret", "[frontend][
   SECTION("unknown diagnostic kind") {
     auto c = compile_text("//@ expect all: diagnostic data race\n__global__ void k() {}\n");
     CHECK(c->rendered().starts_with("k.cu:1:28: error: unknown diagnostic kind 'data race' (expected one of data-race, "
-                                    "scoped-race, barrier-divergence, deadlock,"));
+                                    "scoped-race, same-value-race, barrier-divergence, deadlock,"));
     CHECK(c->rendered().ends_with("    1 | //@ expect all: diagnostic data race\n"
                                   "      |                            ^~~~~~~~~\n"));
   }

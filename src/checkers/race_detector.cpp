@@ -126,7 +126,8 @@ void RaceDetector::on_access(const Event& event, ReportCatalogue& catalogue) {
   }
   if (writes(event.kind) && t.last_fence) m_releases[event.store_id] = t.last_fence;
 
-  const Access now{self, t.clocks.exact[self], event.kind, event.mode, event.scope, event.thread, event.range};
+  const Access now{self,        t.clocks.exact[self], event.kind,   event.mode,
+                   event.value, event.constant_value,  event.scope, event.thread, event.range};
   Shadow& shadow = m_shadow[event.location.key()];
   const MemoryObject& object = m_program.memory_objects[event.object];
   const bool commuting =
@@ -181,6 +182,14 @@ void RaceDetector::check_pair(const Access& earlier, const Access& now, uint32_t
     kind = DiagnosticKind::ScopedRace; // e.g. atomicAdd_block from two blocks
   } else {
     kind = earlier.clock <= t.clocks.wide[earlier.thread] ? DiagnosticKind::ScopedRace : DiagnosticKind::DataRace;
+    // Two plain stores of one constant of the source (`flag = 1;` in every thread): whichever
+    // lands last, memory holds that value, so the race changes no outcome on hardware. Still a
+    // data race in the PTX memory model (PTX ISA 8.6, "Data races"): a warning. Only constants
+    // qualify: that two computed values happened to be equal in one execution says nothing
+    // of the next (`x += tid` from two threads), and a site pair's kind must not depend on it.
+    if (kind == DiagnosticKind::DataRace && earlier.kind == EventKind::Store && now.kind == EventKind::Store &&
+        earlier.constant_value && now.constant_value && earlier.value == now.value)
+      kind = DiagnosticKind::SameValueRace;
   }
   RaceKey key{kind, both_marked, object, earlier.range, now.range};
   if (key.second.begin < key.first.begin || (key.second.begin == key.first.begin && key.second.end < key.first.end))
@@ -189,8 +198,11 @@ void RaceDetector::check_pair(const Access& earlier, const Access& now, uint32_t
   const char* hazard = !writes(now.kind) ? "RAW" : !writes(earlier.kind) ? "WAR" : "WAW";
   CheckReport r;
   r.kind = kind;
-  r.message = fmt::format("{} ({}) on {}", kind == DiagnosticKind::DataRace ? "data race" : "scoped race", hazard,
+  r.message = fmt::format("{} ({}) on {}", kind == DiagnosticKind::ScopedRace ? "scoped race" : "data race", hazard,
                           location_name(object, index));
+  if (kind == DiagnosticKind::SameValueRace)
+    r.message += ": both stores write the same value, so no outcome depends on their order; under the PTX "
+                 "memory model it is still a data race";
   if (kind == DiagnosticKind::ScopedRace)
     r.message += both_marked ? ": the atomics' scope does not include both threads"
                              : ": the fences' scope does not include both threads";

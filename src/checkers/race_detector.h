@@ -54,6 +54,8 @@ private:
     uint32_t clock = 0;  ///< the thread's own clock component at the access
     EventKind kind = EventKind::Load;
     AccessMode mode = AccessMode::Plain;
+    Word value = 0;              ///< a store's value (same-value races)
+    bool constant_value = false; ///< a store of a constant of the source
     Scope scope = Scope::System;
     ThreadId id;
     SourceRange range;

@@ -42,7 +42,8 @@ private:
   size_t frame_base() const { return t.frames.back().base; }
   LValue lvalue(const Expr& e);
   Word read(const LValue& lv, SourceRange range);
-  void write(const LValue& lv, Word value, SourceRange range);
+  /** `constant`: the value is a constant of the source (Event::constant_value). */
+  void write(const LValue& lv, Word value, SourceRange range, bool constant = false);
   Word eval_unary(const Unary& e);
   Word eval_binary(const Binary& e);
   Word eval_assign(const Assign& e);
@@ -115,14 +116,33 @@ Word Interpreter::read(const LValue& lv, SourceRange range) {
   return m.load(t, lv.pointer, lv.type, range);
 }
 
-void Interpreter::write(const LValue& lv, Word value, SourceRange range) {
+void Interpreter::write(const LValue& lv, Word value, SourceRange range, bool constant) {
   if (lv.is_slot) {
     t.slots[lv.slot] = value;
     if (lv.variable != nullptr) m.record_observed_local(t, *lv.variable, value);
     return;
   }
-  m.store(t, lv.pointer, lv.type, value, range);
+  m.store(t, lv.pointer, lv.type, value, range, constant);
 }
+
+namespace {
+/** A literal, a named constant (a template argument, a builtin constant), or a cast or sign of
+ *  one: the same value whenever the expression runs. */
+bool is_source_constant(const Expr& e) {
+  switch (e.kind) {
+  case ExprKind::IntegerLiteral:
+  case ExprKind::FloatLiteral:
+  case ExprKind::BoolLiteral: return true;
+  case ExprKind::NameRef: return as<NameRef>(e).constant.has_value();
+  case ExprKind::Cast: return is_source_constant(*as<Cast>(e).operand);
+  case ExprKind::Unary: {
+    const Unary& u = as<Unary>(e);
+    return (u.op == UnaryOp::Plus || u.op == UnaryOp::Negate || u.op == UnaryOp::BitNot) && is_source_constant(*u.operand);
+  }
+  default: return false;
+  }
+}
+} // namespace
 
 Word Interpreter::builtin_variable(const BuiltinVariable& e) const {
   auto component = [&e](const Dim3& d) -> Word {
@@ -212,7 +232,7 @@ Word Interpreter::eval_assign(const Assign& e) {
   const Word value = eval(*e.rhs);
   const LValue lv = lvalue(*e.lhs);
   if (!e.compound) {
-    write(lv, value, e.range);
+    write(lv, value, e.range, is_source_constant(*e.rhs));
     return value;
   }
   const Word old = read(lv, e.range);

@@ -274,7 +274,8 @@ struct Machine::Impl final : FootprintSink {
 
   // memory_access.cpp
   Word load(SimThread& thread, Word pointer, const Type& type, SourceRange range);
-  void store(SimThread& thread, Word pointer, const Type& type, Word value, SourceRange range);
+  void store(SimThread& thread, Word pointer, const Type& type, Word value, SourceRange range,
+             bool constant_value = false);
   Word atomic(SimThread& thread, Word pointer, const AtomicUpdate& update, Scope scope, SourceRange range);
   Word pointer_to_object(uint32_t object_id) const;
 

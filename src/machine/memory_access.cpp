@@ -116,7 +116,7 @@ Word Machine::Impl::load(SimThread& thread, Word pointer, const Type& type, Sour
 }
 
 void Machine::Impl::store(SimThread& thread, Word pointer, const Type& type, Word value,
-                          SourceRange range) {
+                          SourceRange range, bool constant_value) {
   const ResolvedAccess a = resolve(*this, thread, pointer, type, EventKind::Store, range);
   const Word raw = reinterpret_word(value, type, a.element_type);
   if (a.local != nullptr) {
@@ -130,7 +130,11 @@ void Machine::Impl::store(SimThread& thread, Word pointer, const Type& type, Wor
   model->store(thread.ref, a.location, raw, mode);
   thread.last_changed_memory = true;
   if (observing()) touch(ObjectId{ObjectKind::Accesses, 0, a.location.key()}, true);
-  if (observing()) emit(access_event(*this, EventKind::Store, thread, range, a, raw, mode));
+  if (observing()) {
+    Event e = access_event(*this, EventKind::Store, thread, range, a, raw, mode);
+    e.constant_value = constant_value;
+    emit(std::move(e));
+  }
 }
 
 Word Machine::Impl::atomic(SimThread& thread, Word pointer, const AtomicUpdate& update, Scope scope,
