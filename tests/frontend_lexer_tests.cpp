@@ -24,6 +24,17 @@ std::string spellings(const std::vector<Token>& tokens) {
   return out;
 }
 
+/** Every error the preprocessor reports on `text`, in order. */
+std::vector<std::string> preprocessor_errors(const char* text) {
+  SourceFile file("k.cu", text);
+  DiagnosticSink sink;
+  Preprocessor preprocessor(sink);
+  preprocessor.run(lex_all(file, sink));
+  std::vector<std::string> messages;
+  for (const Diagnostic& d : sink.diagnostics()) messages.push_back(d.message);
+  return messages;
+}
+
 } // namespace
 
 TEST_CASE("lexer: tokens, longest punctuators and ranges", "[frontend][lexer]") {
@@ -150,12 +161,9 @@ TEST_CASE("preprocessor: #if and #elif evaluate integer constant expressions", "
   CHECK(spellings(tokens) == "a f h");
 
   auto first_error = [](const char* text) {
-    SourceFile bad("k.cu", text);
-    DiagnosticSink errors;
-    Preprocessor p(errors);
-    p.run(lex_all(bad, errors));
-    REQUIRE(errors.has_errors());
-    return errors.diagnostics()[0].message;
+    const std::vector<std::string> errors = preprocessor_errors(text);
+    REQUIRE_FALSE(errors.empty());
+    return errors[0];
   };
   CHECK(first_error("#if 1 +\n#endif\n") == "#if expression ends early");
   CHECK(first_error("#if (1\n#endif\n") == "expected ')' in #if");
@@ -185,12 +193,9 @@ TEST_CASE("preprocessor: function-like macros", "[frontend][preprocessor]") {
 
 TEST_CASE("preprocessor: a bad call of a function-like macro is reported at the call", "[frontend][preprocessor]") {
   auto count = [](const char* text) {
-    SourceFile file("k.cu", text);
-    DiagnosticSink sink;
-    Preprocessor preprocessor(sink);
-    preprocessor.run(lex_all(file, sink));
-    REQUIRE(sink.error_count() == 1);
-    return sink.diagnostics()[0].message;
+    const std::vector<std::string> errors = preprocessor_errors(text);
+    REQUIRE(errors.size() == 1);
+    return errors[0];
   };
   CHECK(count("#define F(a, b) a\nF(1)") == "macro 'F' takes 2 arguments, given 1");
   CHECK(count("#define F(a) a\nF(1") == "unterminated argument list of macro 'F'");

@@ -196,7 +196,6 @@ void DporChoices::finish_execution(const ExecutionResult& result) {
   close_step();
   analyse_races();
   if (!m_order_seen.empty()) order_commuting_updates();
-  analyse_races();
   // A step that ends the execution (a runtime error, the step limit) disables every other
   // actor: whatever they would have done first is explored by scheduling each of them there.
   const ExecutionStatus status = result.outcome.status;
@@ -465,21 +464,20 @@ void DporChoices::reverse_race(const Race& race, const std::vector<Clock>& clock
     if (!after_block(clocks[k])) visit(k);
   visit(j);
 
+  for (size_t k : initials) {
+    const ActorId& actor = m_events[k].actor;
+    if (contains(entry.backtrack, actor)) return; // every explored actor came from the backtrack set
+  }
   auto schedulable = [&entry](const ActorId& actor) {
     return contains(entry.enabled, actor) && !listed(entry.sleep, actor);
   };
-  // The rest of the sequence guides.
+  // Prefer j's own actor, as the race's reversal names it; the rest of the sequence guides.
   auto schedule = [&](size_t k) {
     std::vector<ActorId> wakeup;
     for (size_t m : sequence)
       if (m != k) wakeup.push_back(m_events[m].actor);
     add_backtrack(entry, m_events[k].actor, std::move(wakeup));
   };
-  for (size_t k : initials) {
-    const ActorId& actor = m_events[k].actor;
-    if (contains(entry.backtrack, actor)) return; // every explored actor came from the backtrack set
-  }
-  // Prefer j's own actor, as the race's reversal names it.
   if (std::find(initials.begin(), initials.end(), j) != initials.end() && schedulable(m_events[j].actor))
     return schedule(j);
   for (size_t k : initials)

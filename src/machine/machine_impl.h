@@ -85,7 +85,7 @@ struct SimThread {
   std::vector<LocalArray> local_arrays;
   Word return_value = 0;
   /** The expression statement being evaluated, whose value is discarded (an atomic called as
-   *  one has its result unused: AtomicUpdate::result_unused). */
+   *  one has its result unused: AtomicUpdate::unobserved). */
   const Expr* discarded_value = nullptr;
   uint64_t local_steps = 0;
   /** A loop that changes nothing but locals (count_local_step): the private state saved at
