@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <string>
 #include <sys/wait.h>
+#include <unistd.h>
 
 namespace fencelab::testing {
 
@@ -27,13 +28,18 @@ inline ProcessResult run_process(const std::string& command, bool with_stderr = 
   return result;
 }
 
-/** Writes `text` to /tmp/fencelab_NAME and returns that path. */
+/** Writes `text` to /tmp/fencelab_PID_NAME and returns that path. ctest runs each test case in
+ *  its own process, two at a time, and several cases write a file of the same NAME: the process
+ *  id keeps them apart, and writing to a side file then renaming it means a command never reads
+ *  a half-written kernel. */
 inline std::string write_temp_file(const std::string& name, const std::string& text) {
-  const std::string path = "/tmp/fencelab_" + name;
-  FILE* f = std::fopen(path.c_str(), "w");
+  const std::string path = "/tmp/fencelab_" + std::to_string(::getpid()) + "_" + name;
+  const std::string partial = path + ".partial";
+  FILE* f = std::fopen(partial.c_str(), "w");
   REQUIRE(f != nullptr);
   std::fputs(text.c_str(), f);
   std::fclose(f);
+  REQUIRE(std::rename(partial.c_str(), path.c_str()) == 0);
   return path;
 }
 
