@@ -182,6 +182,27 @@ TEST_CASE("run prints its seed and the same seed gives the same histogram", "[cl
   CHECK(contains(unseeded.output, "random executions (seed "));
 }
 
+TEST_CASE("run --jobs and check --jobs give the same report for any number of jobs", "[cli][jobs]") {
+  // 3 chunks of runs (random_search.cpp): each job takes whole chunks, merged in order.
+  const std::string racy = kernel("barriers/barrier_synchronization_demo.cu");
+  const auto one = run_fencelab("run --json --runs 10000 --seed 4 --jobs 1 --model gpu " + racy, false);
+  const auto three = run_fencelab("run --json --runs 10000 --seed 4 --jobs 3 --model gpu " + racy, false);
+  CHECK(contains(one.output, R"("kind":"data-race")"));
+  CHECK(contains(one.output, R"("executions":10000)"));
+  CHECK(one.output == three.output);
+  // A search of one chunk is the one made before --jobs existed: chunk 0 draws from the seed.
+  const auto small = run_fencelab("run --json --runs 2000 --seed 4 --jobs 1 --model gpu " + racy, false);
+  const auto small_jobs = run_fencelab("run --json --runs 2000 --seed 4 --jobs 4 --model gpu " + racy, false);
+  CHECK(small.output == small_jobs.output);
+
+  const auto checked_one = run_fencelab("check --max-executions 5 --runs 9000 --jobs 1 " + racy, false);
+  const auto checked_two = run_fencelab("check --max-executions 5 --runs 9000 --jobs 2 " + racy, false);
+  CHECK(contains(checked_one.output, "9000 random executions"));
+  CHECK(checked_one.output == checked_two.output);
+
+  CHECK(run_fencelab("run --jobs 0 " + racy).exit_code == 2);
+}
+
 TEST_CASE("replay --trace shows each step and the outcome", "[cli][replay]") {
   const std::string token = witness_for(kernel("fences/write_read_xy.cu"), "A=10 B=2", "sc");
   const auto r = run_fencelab("replay --trace " + kernel("fences/write_read_xy.cu") + " " + token);

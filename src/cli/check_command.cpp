@@ -58,6 +58,7 @@ void add_check_command(CLI::App& app, int& exit_code) {
                       "explore exhaustively when the search has at most this many executions");
   command->add_option("--runs", options->budget.runs, "otherwise, this many random executions");
   command->add_option("--seed", options->budget.seed, "seed for the random executions");
+  add_jobs_option(*command, options->budget.jobs);
   add_reduction_option(*command, options->budget.reduction);
   add_search_options(*command, options->search);
   command->callback([options, &exit_code] { exit_code = execute(*options); });

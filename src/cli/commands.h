@@ -49,6 +49,8 @@ void add_common_options(CLI::App& command, CommonOptions& options);
 
 /** `--reduction none|dpor` for the commands that explore exhaustively. */
 void add_reduction_option(CLI::App& command, Reduction& reduction);
+/** `--jobs N` for the commands that run random executions; the default is every core. */
+void add_jobs_option(CLI::App& command, uint32_t& jobs);
 
 /** Compiles the file, printing diagnostics, and applies --grid/--block; null on failure
  *  (exit kBadInput). */

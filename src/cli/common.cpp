@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <iostream>
 #include <map>
+#include <thread>
 
 namespace fencelab::cli {
 
@@ -43,6 +44,17 @@ void add_reduction_option(CLI::App& command, Reduction& reduction) {
                   "sequence, the reference)")
       ->transform(CLI::CheckedTransformer(
           std::map<std::string, Reduction>{{"dpor", Reduction::Dpor}, {"none", Reduction::None}}));
+}
+
+uint32_t all_cores() { return std::max(1u, std::thread::hardware_concurrency()); }
+
+void add_jobs_option(CLI::App& command, uint32_t& jobs) {
+  jobs = all_cores();
+  command
+      .add_option("--jobs", jobs,
+                  "OS threads running the random executions (default: one per core); the result is the "
+                  "same for any number")
+      ->check(CLI::Range(1u, 4096u));
 }
 
 std::unique_ptr<Program> load_program(const std::string& path, const LaunchOptions& launch) {

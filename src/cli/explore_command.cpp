@@ -99,6 +99,7 @@ void add_run_command(CLI::App& app, int& exit_code) {
                       "decision; 0 is uniform")
       ->check(CLI::Range(0.0, 1.0));
   command->add_flag("--no-check", options->no_check, "run without the checkers (races, barriers, deadlocks): faster");
+  add_jobs_option(*command, options->random.jobs);
   command->add_option("--seed", options->random.seed, "generator seed (printed; default: random)")
       ->each([options](const std::string&) { options->seed_given = true; });
   add_search_options(*command, options->search);

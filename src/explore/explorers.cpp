@@ -1,9 +1,11 @@
-// The three explorers. Each is a ChoiceSource answering the Machine's decisions, plus a loop
-// collecting outcomes. Every execution's decisions are recorded, so every outcome has a
-// witness token that `replay` reproduces exactly.
+// The exhaustive explorers and replay (the random one is random_search.cpp). Each is a
+// ChoiceSource answering the Machine's decisions, plus a loop collecting outcomes. Every
+// execution's decisions are recorded, so every outcome has a witness token that `replay`
+// reproduces exactly.
 #include "fencelab/explore/exploration.h"
 
 #include "dpor.h"
+#include "outcome_table.h"
 #include "fencelab/explore/search_control.h"
 
 #include <algorithm>
@@ -13,70 +15,6 @@
 namespace fencelab {
 
 namespace {
-
-/** Collects outcomes with their counts and first witnesses. */
-class OutcomeTable {
-public:
-  void add(const ExecutionResult& result, const std::vector<uint32_t>& choices, const std::string& model,
-           uint64_t times = 1) {
-    auto [it, inserted] = m_counts.try_emplace(result.outcome);
-    OutcomeCount& entry = it->second;
-    if (inserted) {
-      entry.outcome = result.outcome;
-      entry.witness = ReplayToken{model, choices};
-      entry.error = result.error;
-    }
-    entry.executions += times;
-  }
-  /** Adds the checker reports of the execution just run; the first execution showing one is
-   *  its witness. The catalogue (one per search: Checkers::start_search) holds each finding
-   *  once, rendered once; the table keeps its own copy, with the witness, in order found. */
-  void add_reports(const ReportCatalogue& catalogue, const std::vector<uint32_t>& choices, const std::string& model,
-                   uint64_t times = 1) {
-    for (uint32_t index : catalogue.found()) {
-      if (index >= m_by_catalogue.size()) m_by_catalogue.resize(index + 1, kUnseen);
-      size_t& mine = m_by_catalogue[index];
-      if (mine == kUnseen) {
-        mine = m_reports.size();
-        CheckReport report = catalogue.report(index);
-        report.witness = ReplayToken{model, choices};
-        m_reports.push_back(ReportCount{std::move(report), 0});
-      }
-      m_reports[mine].executions += times;
-    }
-  }
-  std::vector<ReportCount> take_reports() { return std::move(m_reports); }
-
-  std::vector<OutcomeCount> take() {
-    std::vector<OutcomeCount> out;
-    out.reserve(m_counts.size());
-    for (auto& [outcome, count] : m_counts) out.push_back(std::move(count));
-    return out;
-  }
-
-private:
-  std::map<Outcome, OutcomeCount> m_counts;
-  static constexpr size_t kUnseen = SIZE_MAX;
-  std::vector<size_t> m_by_catalogue; ///< catalogue index -> index into m_reports
-  std::vector<ReportCount> m_reports;
-};
-
-class RandomChoices final : public ChoiceSource {
-public:
-  RandomChoices(uint64_t seed, double bias) : m_random(seed), m_bias(bias) {}
-  uint32_t choose(uint32_t options, ChoiceKind, uint32_t common) override {
-    const bool take_common = common > 0 && m_bias > 0 && m_random.unit() < m_bias;
-    const uint32_t c = take_common ? m_random.below(common) : m_random.below(options);
-    m_taken.push_back(c);
-    return c;
-  }
-  std::vector<uint32_t>& taken() { return m_taken; }
-
-private:
-  SplitMix64 m_random;
-  double m_bias;
-  std::vector<uint32_t> m_taken;
-};
 
 /**
  * Depth-first search over decision sequences: replays the current prefix, extends it with
@@ -156,40 +94,8 @@ private:
   std::string m_error;
 };
 
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
 
 } // namespace
-
-ExplorationResult explore_random(Machine& machine, MemoryModel& model, const RandomOptions& options) {
-  const auto start = std::chrono::steady_clock::now();
-  ExplorationResult result;
-  result.mode = ExplorationMode::Random;
-  result.model = mode_name(model.name(), machine.options().warp); // "gpu", "gpu.lockstep"
-  result.seed = options.seed;
-  OutcomeTable table;
-  if (options.checkers) options.checkers->start_search();
-  RandomChoices choices(options.seed, options.bias);
-  for (uint64_t run = 0; run < options.runs; ++run) {
-    if (options.control && options.control->should_stop(result, choices.taken().size())) break;
-    choices.taken().clear();
-    const ExecutionResult execution = machine.run(model, choices, options.checkers);
-    // An execution that asked no decision is the only one there is: every further run would
-    // repeat it exactly, so it counts for all of them (a million-block grid runs once).
-    const uint64_t times = choices.taken().empty() ? options.runs - run : 1;
-    table.add(execution, choices.taken(), result.model, times);
-    if (options.checkers) table.add_reports(options.checkers->catalogue(), choices.taken(), result.model, times);
-    result.events += execution.events * times;
-    result.executions += times;
-    run += times - 1;
-  }
-  result.outcomes = table.take();
-  result.reports = table.take_reports();
-  result.checked = options.checkers != nullptr;
-  result.seconds = seconds_since(start);
-  return result;
-}
 
 namespace {
 
@@ -278,7 +184,7 @@ ExplorationResult explore_checked(Machine& machine, MemoryModel& model, Checkers
   if (result.complete || !result.stopped_because.empty()) return result;
   // Too many executions to visit all: sample instead, with the same checkers.
   ExplorationResult sampled =
-      explore_random(machine, model, RandomOptions{budget.runs, budget.seed, 0.5, &checkers, budget.control});
+      explore_random(machine, model, RandomOptions{budget.runs, budget.seed, 0.5, &checkers, budget.control, budget.jobs});
   sampled.exhaustive_cut_short_at = result.executions + result.abandoned;
   return sampled;
 }

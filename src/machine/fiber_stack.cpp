@@ -29,7 +29,9 @@ struct GuardPage {
 GuardPage g_guard_pages[kMaxGuardPages];
 std::atomic<size_t> g_guard_page_count{0};
 std::mutex g_guard_mutex;
-std::atomic<const ThreadId*> g_running_thread{nullptr};
+/** The simulated thread running on this OS thread (run --jobs runs a Machine per OS thread);
+ *  SIGSEGV is delivered to the thread that faulted, so the handler reads its own. */
+thread_local const ThreadId* t_running_thread = nullptr;
 
 void register_guard_page(uintptr_t begin, uintptr_t end) {
   std::lock_guard lock(g_guard_mutex);
@@ -69,7 +71,7 @@ void write_number(uint32_t value) {
 void on_segmentation_fault(int signal, siginfo_t* info, void*) {
   if (info != nullptr && is_guard_page_address(reinterpret_cast<uintptr_t>(info->si_addr))) {
     write_text("fencelab: internal error: stack overflow in simulated thread");
-    if (const ThreadId* t = g_running_thread.load()) {
+    if (const ThreadId* t = t_running_thread) {
       write_text(" (");
       write_number(t->block);
       write_text(",");
@@ -142,13 +144,20 @@ void StackPool::deallocate(boost::context::stack_context& stack) {
 
 void install_stack_overflow_handler() {
 #if !defined(FENCELAB_SANITIZED)
-  static std::once_flag once;
-  std::call_once(once, [] {
-    static char alternate_stack[64 * 1024];
+  // The handler runs on an alternate stack (the faulting one has no room left), and an
+  // alternate stack is a per-thread setting (sigaltstack(2)): one for each OS thread that runs
+  // a Machine.
+  thread_local bool alternate_stack_set = false;
+  if (!alternate_stack_set) {
+    thread_local char alternate_stack[64 * 1024];
     stack_t ss{};
     ss.ss_sp = alternate_stack;
     ss.ss_size = sizeof(alternate_stack);
     ::sigaltstack(&ss, nullptr);
+    alternate_stack_set = true;
+  }
+  static std::once_flag once;
+  std::call_once(once, [] {
     struct sigaction action{};
     action.sa_sigaction = on_segmentation_fault;
     action.sa_flags = SA_SIGINFO | SA_ONSTACK;
@@ -158,6 +167,6 @@ void install_stack_overflow_handler() {
 #endif
 }
 
-void set_running_thread(const ThreadId* thread) { g_running_thread.store(thread, std::memory_order_relaxed); }
+void set_running_thread(const ThreadId* thread) { t_running_thread = thread; }
 
 } // namespace fencelab

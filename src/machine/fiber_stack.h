@@ -55,13 +55,13 @@ private:
 };
 
 /**
- * Installs (once per process) a SIGSEGV handler on an alternate stack that recognises faults
- * in any pool's guard page, prints "stack overflow in simulated thread ..." and exits with
+ * Installs (once per process) a SIGSEGV handler, and (once per calling OS thread) the
+ * alternate stack it runs on; the handler recognises faults in any pool's guard page, prints "stack overflow in simulated thread ..." and exits with
  * the internal-error code. Sanitized builds leave SIGSEGV to the sanitizer.
  */
 void install_stack_overflow_handler();
 
-/** Tells the overflow handler which simulated thread is running (for its message). */
+/** Tells the overflow handler which simulated thread runs on this OS thread (for its message). */
 void set_running_thread(const ThreadId* thread);
 
 } // namespace fencelab

@@ -63,6 +63,9 @@ struct RandomOptions {
   double bias = 0.5;
   Checkers* checkers = nullptr; ///< when set, every execution is checked
   SearchControl* control = nullptr; ///< when set, may stop the search early (time limit, Ctrl-C)
+  /** OS threads running executions (random_search.cpp): the result is the same for any
+   *  number, as runs are dealt out in fixed chunks with seeds derived from `seed`. */
+  uint32_t jobs = 1;
 };
 
 /** How the exhaustive explorer avoids exploring equivalent orders (DESIGN "Reduction"). */
@@ -93,6 +96,7 @@ struct CheckBudget {
   uint64_t seed = 1;
   SearchControl* control = nullptr;
   Reduction reduction = Reduction::Dpor;
+  uint32_t jobs = 1; ///< for the random executions (RandomOptions::jobs)
 };
 
 /** Explores with `checkers` on every execution, within `budget` (what `fencelab check` does). */

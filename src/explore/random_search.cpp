@@ -1,0 +1,219 @@
+// Random exploration: `runs` executions whose decisions are drawn from a seeded generator, on
+// one core or on several (--jobs).
+//
+// Runs are dealt out in chunks of kRunsPerChunk, and chunk c draws from a generator of its own:
+// chunk 0 from --seed itself (so a search of at most kRunsPerChunk runs is exactly the one
+// fencelab made before --jobs existed), chunk c > 0 from a seed derived from --seed and c. The
+// chunks' tables are merged in chunk order, so the histogram, the counts and every witness are
+// the same whatever the number of jobs: --jobs changes how fast, never what. Each job has its
+// own Machine, model and checkers (nothing of an execution is shared between OS threads; the
+// Program is only read), and takes the next chunk when it has finished one.
+#include "fencelab/explore/exploration.h"
+
+#include "fencelab/explore/search_control.h"
+#include "outcome_table.h"
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <exception>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+namespace fencelab {
+
+namespace {
+
+constexpr uint64_t kRunsPerChunk = 4096;
+
+uint64_t chunk_seed(uint64_t seed, uint64_t chunk) {
+  if (chunk == 0) return seed;
+  SplitMix64 mix(seed ^ (chunk * 0xd1b54a32d192ed03ull));
+  return mix.next();
+}
+
+class RandomChoices final : public ChoiceSource {
+public:
+  RandomChoices(uint64_t seed, double bias) : m_random(seed), m_bias(bias) {}
+  uint32_t choose(uint32_t options, ChoiceKind, uint32_t common) override {
+    const bool take_common = common > 0 && m_bias > 0 && m_random.unit() < m_bias;
+    const uint32_t c = take_common ? m_random.below(common) : m_random.below(options);
+    m_taken.push_back(c);
+    return c;
+  }
+  std::vector<uint32_t>& taken() { return m_taken; }
+
+private:
+  SplitMix64 m_random;
+  double m_bias;
+  std::vector<uint32_t> m_taken;
+};
+
+/** What one chunk's executions collected. */
+struct ChunkResult {
+  OutcomeTable table;
+  uint64_t executions = 0;
+  uint64_t events = 0;
+};
+
+/** What one job searches with. */
+struct Searcher {
+  Machine& machine;
+  MemoryModel& model;
+  Checkers* checkers;
+  const std::string& model_name; ///< as tokens name it: "gpu", "gpu.lockstep"
+  const RandomOptions& options;
+};
+
+/** Runs chunk `chunk` into `out`. `stop(depth)` is asked before each execution (`depth`: the
+ *  decisions of the one before) and ends the chunk early when true. */
+template <class Stop>
+void run_chunk(const Searcher& s, uint64_t chunk, ChunkResult& out, Stop&& stop) {
+  RandomChoices choices(chunk_seed(s.options.seed, chunk), s.options.bias);
+  const uint64_t first = chunk * kRunsPerChunk;
+  const uint64_t end = std::min(s.options.runs, first + kRunsPerChunk);
+  for (uint64_t run = first; run < end; ++run) {
+    if (stop(choices.taken().size())) return;
+    choices.taken().clear();
+    const ExecutionResult execution = s.machine.run(s.model, choices, s.checkers);
+    // An execution that asked no decision is the only one there is: every further run would
+    // repeat it exactly, so it counts for all of them (a million-block grid runs once).
+    const uint64_t times = choices.taken().empty() ? s.options.runs - run : 1;
+    out.table.add(execution, choices.taken(), s.model_name, times);
+    if (s.checkers) out.table.add_reports(s.checkers->catalogue(), choices.taken(), s.model_name, times);
+    out.events += execution.events * times;
+    out.executions += times;
+    if (times > 1) return;
+  }
+}
+
+uint64_t chunk_count(uint64_t runs) { return (runs + kRunsPerChunk - 1) / kRunsPerChunk; }
+
+/** Every chunk in turn, on this thread. */
+void search_serially(const Searcher& s, OutcomeTable& table, ExplorationResult& result) {
+  for (uint64_t chunk = 0; chunk < chunk_count(s.options.runs) && result.executions < s.options.runs; ++chunk) {
+    ChunkResult part;
+    bool stopped = false;
+    run_chunk(s, chunk, part, [&](size_t depth) {
+      if (!s.options.control) return false;
+      const uint64_t before = result.executions;
+      result.executions += part.executions; // what the progress line shows
+      stopped = s.options.control->should_stop(result, depth);
+      result.executions = before;
+      return stopped;
+    });
+    table.merge(std::move(part.table));
+    result.executions += part.executions;
+    result.events += part.events;
+    if (stopped) return;
+  }
+}
+
+/** One job's running count, on a cache line of its own (jobs bump it once an execution). */
+struct alignas(64) JobProgress {
+  std::atomic<uint64_t> executions{0};
+  std::atomic<size_t> depth{0};
+};
+
+/**
+ * `jobs` threads take chunks in turn; this thread watches `control` (time limit, signals,
+ * progress line) and tells them to stop. A job that throws stops the others, and its exception
+ * is rethrown here once all have ended.
+ */
+void search_in_parallel(const Searcher& s, uint32_t jobs, OutcomeTable& table, ExplorationResult& result) {
+  const uint64_t chunks = chunk_count(s.options.runs);
+  std::vector<ChunkResult> parts(chunks);
+  std::vector<JobProgress> progress(jobs);
+  std::atomic<uint64_t> next_chunk{0};
+  std::atomic<bool> stop{false};
+  std::mutex mutex;
+  std::condition_variable job_ended;
+  uint32_t running = jobs;
+  std::exception_ptr failure;
+
+  auto job = [&](uint32_t index) {
+    try {
+      Machine machine(s.machine.program(), s.machine.options());
+      const auto model = create_model(s.model.name());
+      std::optional<Checkers> checkers;
+      if (s.checkers) {
+        checkers.emplace(s.machine.program());
+        checkers->start_search();
+      }
+      const Searcher mine{machine, *model, checkers ? &*checkers : nullptr, s.model_name, s.options};
+      JobProgress& counts = progress[index];
+      for (uint64_t chunk; (chunk = next_chunk.fetch_add(1)) < chunks && !stop.load(std::memory_order_relaxed);)
+        run_chunk(mine, chunk, parts[chunk], [&](size_t depth) {
+          counts.depth.store(depth, std::memory_order_relaxed);
+          counts.executions.store(counts.executions.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+          return stop.load(std::memory_order_relaxed);
+        });
+    } catch (...) {
+      std::lock_guard lock(mutex);
+      if (!failure) failure = std::current_exception();
+      stop = true;
+    }
+    std::lock_guard lock(mutex);
+    --running;
+    job_ended.notify_all();
+  };
+
+  std::vector<std::thread> threads;
+  threads.reserve(jobs);
+  for (uint32_t j = 0; j < jobs; ++j) threads.emplace_back(job, j);
+  {
+    std::unique_lock lock(mutex);
+    while (running > 0) {
+      job_ended.wait_for(lock, std::chrono::milliseconds(10));
+      if (!s.options.control || stop) continue;
+      result.executions = 0;
+      size_t depth = 0;
+      for (const JobProgress& p : progress) {
+        result.executions += p.executions.load(std::memory_order_relaxed);
+        depth = std::max(depth, p.depth.load(std::memory_order_relaxed));
+      }
+      if (s.options.control->should_stop(result, depth)) stop = true;
+    }
+  }
+  for (std::thread& t : threads) t.join();
+  if (failure) std::rethrow_exception(failure);
+  result.executions = 0;
+  for (ChunkResult& part : parts) {
+    table.merge(std::move(part.table));
+    result.executions += part.executions;
+    result.events += part.events;
+  }
+}
+
+/** Whether the search's first execution asks a decision (run without checkers). */
+bool asks_decisions(Machine& machine, MemoryModel& model, const RandomOptions& options) {
+  RandomChoices choices(chunk_seed(options.seed, 0), options.bias);
+  machine.run(model, choices, nullptr);
+  return !choices.taken().empty();
+}
+
+} // namespace
+
+ExplorationResult explore_random(Machine& machine, MemoryModel& model, const RandomOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  ExplorationResult result;
+  result.mode = ExplorationMode::Random;
+  result.model = mode_name(model.name(), machine.options().warp); // "gpu", "gpu.lockstep"
+  result.seed = options.seed;
+  if (options.checkers) options.checkers->start_search();
+  const Searcher searcher{machine, model, options.checkers, result.model, options};
+  OutcomeTable table;
+  const uint32_t jobs = uint32_t(std::min<uint64_t>(std::max<uint32_t>(options.jobs, 1), chunk_count(options.runs)));
+  // An execution that asks no decision is the only one there is, and runs once (run_chunk):
+  // jobs are started only when the first execution asks one.
+  if (jobs > 1 && asks_decisions(machine, model, options)) search_in_parallel(searcher, jobs, table, result);
+  else search_serially(searcher, table, result);
+  result.outcomes = table.take();
+  result.reports = table.take_reports();
+  result.checked = options.checkers != nullptr;
+  result.seconds = seconds_since(start);
+  return result;
+}
+
+} // namespace fencelab
