@@ -1,6 +1,7 @@
 // The command line as a user meets it: exit codes, diagnostics, JSON, replay.
 #include "process_helpers.h"
 
+#include <filesystem>
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <csignal>
@@ -201,6 +202,38 @@ TEST_CASE("run --jobs and check --jobs give the same report for any number of jo
   CHECK(checked_one.output == checked_two.output);
 
   CHECK(run_fencelab("run --jobs 0 " + racy).exit_code == 2);
+}
+
+TEST_CASE("--witness-dir writes tokens too long for a report, and replay/explain read them with --token-file",
+          "[cli][replay]") {
+  // 2 x 64 threads in random order: a token of hundreds of decisions.
+  const std::string grid = std::string(FENCELAB_SOURCE_DIR) + "/tools/bench/large_grid.cu --grid 2 --block 64";
+  const std::string dir = "/tmp/fencelab_" + std::to_string(::getpid()) + "_witnesses";
+  std::filesystem::remove_all(dir);
+  // --model and -D take one argument each, never the kernel file after them.
+  const auto cut = run_fencelab("run --runs 1 --seed 3 --model sc " + grid);
+  CHECK(contains(cut.output, "--json prints it whole, --witness-dir saves it)"));
+  CHECK(run_fencelab("run --runs 1 --model sc -D UNUSED " + grid).exit_code == 1); // out[131071] is past the grid
+
+  const auto saved = run_fencelab("run --runs 1 --seed 3 --model sc --witness-dir " + dir + " " + grid);
+  INFO(saved.output);
+  const size_t at = saved.output.find("whole in " + dir + "/witness-");
+  REQUIRE(at != std::string::npos);
+  const std::string file = saved.output.substr(at + 9, saved.output.find(':', at + 9) - (at + 9));
+  const auto outcome_line = saved.output.substr(saved.output.find("out[0]="), 22);
+  const auto replayed = run_fencelab("replay --model sc " + grid + " --token-file " + file);
+  CHECK(replayed.exit_code == 0);
+  CHECK(contains(replayed.output, outcome_line));
+  const auto explained = run_fencelab("explain " + grid + " --token-file " + file);
+  CHECK(explained.exit_code == 0);
+  CHECK(contains(explained.output, " under sc (sc:"));
+  CHECK(contains(explained.output, "(from " + file + ")"));
+
+  // The token, or its file: one of them.
+  CHECK(run_fencelab("replay " + grid + " --token-file " + dir + "/none.token").exit_code == 2);
+  CHECK(contains(run_fencelab("replay " + grid).output, "no replay token: give one, or --token-file FILE"));
+  CHECK(run_fencelab("replay " + grid + " sc:0 --token-file " + file).exit_code == 2);
+  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("replay --trace shows each step and the outcome", "[cli][replay]") {

@@ -8,6 +8,7 @@
 
 #include <CLI/CLI.hpp>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -55,6 +56,23 @@ void add_jobs_option(CLI::App& command, uint32_t& jobs);
 /** Compiles the file, printing diagnostics, and applies --grid/--block; null on failure
  *  (exit kBadInput). */
 std::unique_ptr<Program> load_program(const std::string& path, const LaunchOptions& launch);
+
+/** The token `replay` and `explain` follow: on the command line, or in --token-file. */
+struct TokenArgument {
+  std::string text;
+  std::string file;
+};
+void add_token_arguments(CLI::App& command, TokenArgument& argument, const char* example);
+
+/** A decoded token, the model it names and how reports show it (display(), and the file). */
+struct SelectedWitness {
+  ReplayToken token;
+  std::string model; ///< "gpu" for "gpu.lockstep:..."
+  std::string shown;
+};
+/** Reads and decodes the token, sets the warp mode it names in `machine` and checks its model;
+ *  prints why not and returns nullopt (exit kBadInput). */
+std::optional<SelectedWitness> load_token(const TokenArgument& argument, MachineOptions& machine);
 
 /** Checks that every requested model exists here; prints why not and returns false. */
 bool check_models(const std::vector<std::string>& models);

@@ -14,7 +14,8 @@ namespace fencelab::cli {
 void add_common_options(CLI::App& command, CommonOptions& options) {
   command.add_option("file", options.file, "kernel file (.cu with //@ directives)")->required();
   command.add_option("--model", options.models, "memory model(s): sc, tso, gpu (comma-separated; default gpu)")
-      ->delimiter(',');
+      ->delimiter(',')
+      ->allow_extra_args(false); // one argument per --model (comma-separated): never the file after it
   command.add_flag("--json", options.json, "print JSON (schema: docs/json.md)");
   command.add_flag("--stats", options.stats, "print executions, events, rates and peak memory");
   command.add_option("--stack-size", options.machine.stack_size, "bytes of each simulated thread's stack")

@@ -1,4 +1,4 @@
-// `fencelab explain FILE TOKEN`: a witness in a few plain sentences.
+// `fencelab explain FILE TOKEN` (or --token-file): a witness in a few plain sentences.
 #include "commands.h"
 
 #include "fencelab/explore/explanation.h"
@@ -14,43 +14,31 @@ namespace {
 
 struct ExplainOptions {
   CommonOptions common;
-  std::string token;
+  TokenArgument token;
 };
 
 int execute(const ExplainOptions& options) {
-  std::string error;
-  const auto token = ReplayToken::decode(options.token, error);
-  if (!token) {
-    fmt::print(stderr, "fencelab: error: bad replay token '{}': {}\n", options.token, error);
-    return kBadInput;
-  }
-  // "gpu.lockstep:..." names the warp mode too; the token's mode wins over --warp.
-  std::string model_name;
   MachineOptions machine_options = options.common.machine;
-  if (!split_mode_name(token->model, model_name, machine_options.warp)) {
-    fmt::print(stderr, "fencelab: error: bad replay token '{}': unknown warp mode in '{}' (its or lockstep)\n",
-               options.token, token->model);
-    return kBadInput;
-  }
-  if (!check_models({model_name})) return kBadInput;
+  const auto witness = load_token(options.token, machine_options);
+  if (!witness) return kBadInput;
   const auto program = load_program(options.common.file, options.common.shape);
   if (program == nullptr) return kBadInput;
   Machine machine(*program, machine_options);
-  const auto model = create_model(model_name);
+  const auto model = create_model(witness->model);
   TraceRecorder recorder;
   ReplayError replay_error;
-  const auto execution = replay(machine, *model, *token, &recorder, replay_error);
+  const auto execution = replay(machine, *model, witness->token, &recorder, replay_error);
   if (!execution) {
-    fmt::print(stderr, "fencelab: error: cannot replay '{}': {}\n", options.token, replay_error.message);
+    fmt::print(stderr, "fencelab: error: cannot replay '{}': {}\n", witness->shown, replay_error.message);
     return kBadInput;
   }
   // Is the outcome reachable without weak memory? Ask sc, exhaustively (bounded).
-  ExplanationContext context{model_name, false};
+  ExplanationContext context{witness->model, false};
   const auto sc = create_model("sc");
   const ExplorationResult under_sc = explore_exhaustive(machine, *sc, ExhaustiveOptions{100'000});
   for (const OutcomeCount& o : under_sc.outcomes) context.reachable_under_sc |= o.outcome == execution->outcome;
 
-  fmt::print("outcome {} under {} ({}):\n", execution->outcome.to_string(*program), token->model, options.token);
+  fmt::print("outcome {} under {} ({}):\n", execution->outcome.to_string(*program), witness->token.model, witness->shown);
   if (!context.reachable_under_sc)
     fmt::print("  sequential consistency {} this outcome.\n",
                under_sc.complete ? "forbids" : "did not reach (in a bounded search)");
@@ -65,7 +53,7 @@ void add_explain_command(CLI::App& app, int& exit_code) {
   auto options = std::make_shared<ExplainOptions>();
   CLI::App* command = app.add_subcommand("explain", "explain a witness in plain sentences");
   add_common_options(*command, options->common);
-  command->add_option("token", options->token, "replay token, e.g. gpu:001001")->required();
+  add_token_arguments(*command, options->token, "gpu:001001");
   command->callback([options, &exit_code] { exit_code = execute(*options); });
 }
 

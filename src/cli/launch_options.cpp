@@ -55,7 +55,8 @@ void add_launch_options(CLI::App& command, LaunchOptions& options) {
                                     });
             return identifier ? std::string() : "'" + name + "' is not a macro name";
           },
-          "NAME[=VALUE]"));
+          "NAME[=VALUE]"))
+      ->allow_extra_args(false); // one macro per -D: never the kernel file after it
 }
 
 bool apply_launch_options(Program& program, const LaunchOptions& options) {

@@ -1,4 +1,4 @@
-// `fencelab replay FILE TOKEN`: reproduce one execution exactly; --trace prints it step by step.
+// `fencelab replay FILE TOKEN` (or --token-file): reproduce one execution exactly; --trace prints it step by step.
 #include "commands.h"
 
 #include "fencelab/explore/exploration.h"
@@ -13,40 +13,28 @@ namespace {
 
 struct ReplayOptions {
   CommonOptions common;
-  std::string token;
+  TokenArgument token;
   bool trace = false;
 };
 
 int execute(ReplayOptions& options) {
-  std::string error;
-  const auto token = ReplayToken::decode(options.token, error);
-  if (!token) {
-    fmt::print(stderr, "fencelab: error: bad replay token '{}': {}\n", options.token, error);
-    return kBadInput;
-  }
-  // "gpu.lockstep:..." names the warp mode too; the token's mode wins over --warp.
-  std::string model_name;
-  if (!split_mode_name(token->model, model_name, options.common.machine.warp)) {
-    fmt::print(stderr, "fencelab: error: bad replay token '{}': unknown warp mode in '{}' (its or lockstep)\n",
-               options.token, token->model);
-    return kBadInput;
-  }
-  if (!check_models({model_name})) return kBadInput;
+  const auto witness = load_token(options.token, options.common.machine);
+  if (!witness) return kBadInput;
   const auto program = load_program(options.common.file, options.common.shape);
   if (program == nullptr) return kBadInput;
   Machine machine(*program, options.common.machine);
-  const auto model = create_model(model_name);
+  const auto model = create_model(witness->model);
   TraceRecorder recorder;
   ReplayError replay_error;
-  const auto execution = replay(machine, *model, *token, options.trace ? &recorder : nullptr, replay_error);
+  const auto execution = replay(machine, *model, witness->token, options.trace ? &recorder : nullptr, replay_error);
   if (!execution) {
-    fmt::print(stderr, "fencelab: error: cannot replay '{}': {}\n", options.token, replay_error.message);
+    fmt::print(stderr, "fencelab: error: cannot replay '{}': {}\n", witness->shown, replay_error.message);
     return kBadInput;
   }
   if (options.common.json) {
-    print_trace_json(std::cout, *program, options.token, recorder.events(), *execution);
+    print_trace_json(std::cout, *program, witness->token.encode(), recorder.events(), *execution);
   } else if (options.trace) {
-    print_trace_text(std::cout, *program, options.token, recorder.events(), *execution);
+    print_trace_text(std::cout, *program, witness->shown, recorder.events(), *execution);
   } else {
     fmt::print("{}\n", execution->outcome.to_string(*program));
     if (execution->error) std::cout << render_diagnostic(execution->error->diagnostic, *program->source);
@@ -60,7 +48,7 @@ void add_replay_command(CLI::App& app, int& exit_code) {
   auto options = std::make_shared<ReplayOptions>();
   CLI::App* command = app.add_subcommand("replay", "reproduce the execution a witness token names");
   add_common_options(*command, options->common);
-  command->add_option("token", options->token, "replay token, e.g. sc:0110")->required();
+  add_token_arguments(*command, options->token, "sc:0110");
   command->add_flag("--trace", options->trace, "print the execution step by step");
   command->callback([options, &exit_code] { exit_code = execute(*options); });
 }

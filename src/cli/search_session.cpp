@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -14,6 +16,9 @@ void add_search_options(CLI::App& command, SearchCommandOptions& options) {
                   "stop each search after SECONDS and report what it found so far (as Ctrl-C does)")
       ->check(CLI::PositiveNumber);
   command.add_flag("--quiet", options.quiet, "no progress line on stderr");
+  command.add_option("--witness-dir", options.witness_dir,
+                     "write each witness token too long for the report to a file in DIR (for replay/explain "
+                     "--token-file)");
 }
 
 void ProgressLine::show(const SearchProgress& progress) {
@@ -52,7 +57,8 @@ SearchControl::Options control_options(const SearchCommandOptions& options, Prog
 } // namespace
 
 SearchSession::SearchSession(const SearchCommandOptions& options)
-    : m_line(progress_wanted(options)), m_control(control_options(options, m_line)) {}
+    : m_witness_dir(options.witness_dir), m_line(progress_wanted(options)),
+      m_control(control_options(options, m_line)) {}
 
 void SearchSession::begin(const std::string& label) {
   m_line.set_label(label);
@@ -62,6 +68,40 @@ void SearchSession::begin(const std::string& label) {
 void SearchSession::end() {
   m_control.end_search();
   m_line.erase();
+}
+
+void SearchSession::save_long_witnesses(ExplorationResult& result) {
+  if (m_witness_dir.empty()) return;
+  for (OutcomeCount& o : result.outcomes)
+    if (!save_witness(o.witness)) return;
+  for (ReportCount& r : result.reports)
+    if (!save_witness(r.report.witness)) return;
+}
+
+bool SearchSession::save_witness(ReplayToken& token) {
+  if (m_witness_dir_failed) return false;
+  const std::string text = token.encode();
+  if (text.size() <= ReplayToken::kDisplayLimit) return true;
+  const std::filesystem::path path = std::filesystem::path(m_witness_dir) / token.file_name();
+  std::error_code error;
+  std::filesystem::create_directories(m_witness_dir, error);
+  if (!error && !std::filesystem::exists(path, error)) {
+    // Written beside, then renamed: a file of that name is always a whole token.
+    const std::filesystem::path partial = path.string() + ".partial";
+    std::ofstream out(partial);
+    out << text << '\n';
+    out.close();
+    if (!out) error = std::make_error_code(std::errc::io_error);
+    else std::filesystem::rename(partial, path, error);
+  }
+  if (error) {
+    fmt::print(stderr, "fencelab: error: cannot write a witness token to {}: {}; reports show it cut\n", path.string(),
+               error.message());
+    m_witness_dir_failed = true;
+    return false;
+  }
+  token.saved_to = path.string();
+  return true;
 }
 
 } // namespace fencelab::cli

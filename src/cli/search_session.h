@@ -1,5 +1,6 @@
 // The searches of one command under the user's control: --time-limit, Ctrl-C (SIGINT) and
-// SIGTERM end a search with the report so far; a progress line on stderr shows a long one.
+// SIGTERM end a search with the report so far; a progress line on stderr shows a long one;
+// --witness-dir keeps the tokens too long to print.
 #pragma once
 
 #include "fencelab/explore/exploration.h"
@@ -14,6 +15,7 @@ namespace fencelab::cli {
 struct SearchCommandOptions {
   double time_limit = 0; ///< seconds per search; 0: none
   bool quiet = false;    ///< no progress line
+  std::string witness_dir; ///< --witness-dir: where tokens too long for a report are written
 };
 
 void add_search_options(CLI::App& command, SearchCommandOptions& options);
@@ -49,13 +51,20 @@ public:
     begin(label);
     ExplorationResult result = search();
     end();
+    save_long_witnesses(result);
     return result;
   }
 
 private:
   void begin(const std::string& label);
   void end();
+  /** With --witness-dir, writes each witness longer than a report shows to a file there and
+   *  notes the file in the token, so reports name it (ReplayToken::display). */
+  void save_long_witnesses(ExplorationResult& result);
+  bool save_witness(ReplayToken& token);
 
+  std::string m_witness_dir;
+  bool m_witness_dir_failed = false; ///< said once; later tokens stay cut
   ProgressLine m_line;
   SearchControl m_control;
 };

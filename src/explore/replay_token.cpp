@@ -87,8 +87,18 @@ std::string ReplayToken::display() const {
   if (token.size() <= kDisplayLimit) return token;
   const size_t size = token.size();
   token.resize(kDisplayLimit / 2);
-  return fmt::format("{}... (a token of {} characters, {} decisions: --json prints it whole)", token, size,
-                     choices.size());
+  if (!saved_to.empty())
+    return fmt::format("{}... (a token of {} characters, {} decisions, whole in {}: replay --token-file)", token, size,
+                       choices.size(), saved_to);
+  return fmt::format("{}... (a token of {} characters, {} decisions: --json prints it whole, --witness-dir saves it)",
+                     token, size, choices.size());
+}
+
+std::string ReplayToken::file_name() const {
+  // FNV-1a, 64 bits: a name, not a security measure.
+  uint64_t hash = 0xcbf29ce484222325ull;
+  for (const char c : encode()) hash = (hash ^ uint8_t(c)) * 0x100000001b3ull;
+  return fmt::format("witness-{:016x}.token", hash);
 }
 
 } // namespace fencelab

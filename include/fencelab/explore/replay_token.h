@@ -10,20 +10,29 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace fencelab {
 
 struct ReplayToken {
+  ReplayToken() = default;
+  ReplayToken(std::string model_, std::vector<uint32_t> choices_) : model(std::move(model_)), choices(std::move(choices_)) {}
+
   std::string model;
   std::vector<uint32_t> choices;
+  /** Where the whole token was written (--witness-dir), for display(); empty: nowhere. */
+  std::string saved_to;
 
   std::string encode() const;
   /** The token for a text report: whole up to kDisplayLimit characters; a longer one (a large
-   *  grid's random execution takes megabytes) is cut, saying its size and that --json gives
-   *  it whole. */
+   *  grid's random execution takes megabytes) is cut, saying its size and where it is whole
+   *  (the file it was saved to, or --json). */
   std::string display() const;
   static constexpr size_t kDisplayLimit = 200;
+  /** The name --witness-dir gives the token's file: "witness-" and a hash of the token, so a
+   *  token met in several reports is written once. */
+  std::string file_name() const;
   /** Parses a token; on failure returns nullopt and sets `error`. */
   static std::optional<ReplayToken> decode(std::string_view text, std::string& error);
 };
