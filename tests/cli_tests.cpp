@@ -204,7 +204,7 @@ TEST_CASE("run --jobs and check --jobs give the same report for any number of jo
   CHECK(run_fencelab("run --jobs 0 " + racy).exit_code == 2);
 }
 
-TEST_CASE("--witness-dir writes tokens too long for a report, and replay/explain read them with --token-file",
+TEST_CASE("tokens too long for a report go to files with --witness-dir, which replay and explain read with --token-file",
           "[cli][replay]") {
   // 2 x 64 threads in random order: a token of hundreds of decisions.
   const std::string grid = std::string(FENCELAB_SOURCE_DIR) + "/tools/bench/large_grid.cu --grid 2 --block 64";

@@ -103,11 +103,13 @@ void Machine::Impl::arrive_at_barrier(SimThread& thread, SourceRange range) {
   thread.status = ThreadStatus::AtBarrier;
   thread.reset_local_steps();
   // For barrier_loop_detected: the same state as at the previous arrival, nothing visible since.
-  ThreadSnapshot now;
+  // Taken into `snapshot`, free between reads (before_read_event takes it afresh), whose buffers
+  // then change places with the arrival snapshot's: no allocation per arrival.
+  ThreadSnapshot& now = thread.snapshot;
   take_snapshot(thread, range, Location{}, now);
   thread.barrier_repeat = thread.events_at_barrier == thread.visible_events && now == thread.barrier_snapshot &&
                           thread.barrier_predicate == thread.barrier_predicate_before;
-  thread.barrier_snapshot = std::move(now);
+  std::swap(thread.barrier_snapshot, now);
   ++thread.visible_events; // a barrier is a visible event (it ends a spin iteration)
   thread.events_at_barrier = thread.visible_events;
   thread.barrier_predicate_before = thread.barrier_predicate;

@@ -2,6 +2,7 @@
 #include "machine_impl.h"
 
 #include <algorithm>
+#include <memory>
 #include <new>
 #include <fmt/format.h>
 
@@ -128,9 +129,15 @@ ExecutionResult Machine::Impl::run(MemoryModel& the_model, ChoiceSource& the_cho
     if (program.memory_objects[id].space != MemorySpace::Shared)
       model->init_instance(id, layout.initial_contents(id));
 
-  threads.clear();
-  threads.resize(size_t(resident_limit) * threads_per_block);
-  blocks.assign(resident_limit, ResidentBlock{});
+  const size_t thread_count = size_t(resident_limit) * threads_per_block;
+  if (threads.size() == thread_count)
+    for (SimThread& thread : threads) thread.reset_for_reuse();
+  else {
+    threads.clear();
+    threads.resize(thread_count);
+  }
+  blocks.resize(resident_limit);
+  for (ResidentBlock& block : blocks) block.active = false; // admit_block sets the rest
   admit_blocks();
 
   ExecutionStatus status = ExecutionStatus::Completed;
@@ -248,6 +255,30 @@ ExecutionResult Machine::Impl::run(MemoryModel& the_model, ChoiceSource& the_cho
   result.warnings = std::move(warp_runtime.warnings);
   if (observer != nullptr) observer->end_execution(result);
   return result;
+}
+
+void SimThread::reset_for_reuse() {
+  // Buffers whose memory is worth keeping: moved out, emptied, moved back into the fresh state.
+  std::vector<Word> kept_slots = std::move(slots);
+  std::vector<Frame> kept_frames = std::move(frames);
+  ThreadSnapshot kept[] = {std::move(loop_state), std::move(last_snapshot), std::move(snapshot),
+                           std::move(barrier_snapshot)};
+  // Rebuilt in place (cheaper than assigning a temporary: no member-wise moves).
+  std::destroy_at(this);
+  std::construct_at(this);
+  kept_slots.clear();
+  kept_frames.clear();
+  slots = std::move(kept_slots);
+  frames = std::move(kept_frames);
+  ThreadSnapshot* fresh[] = {&loop_state, &last_snapshot, &snapshot, &barrier_snapshot};
+  for (size_t i = 0; i < std::size(kept); ++i) {
+    kept[i].frames.clear();
+    kept[i].slots.clear();
+    kept[i].local_arrays.clear();
+    fresh[i]->frames = std::move(kept[i].frames);
+    fresh[i]->slots = std::move(kept[i].slots);
+    fresh[i]->local_arrays = std::move(kept[i].local_arrays);
+  }
 }
 
 void Machine::Impl::announce_schedule_point(uint32_t model_steps) {

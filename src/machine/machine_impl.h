@@ -118,6 +118,11 @@ struct SimThread {
   uint64_t events_at_barrier = ~0ull;  ///< visible_events at its previous barrier arrival
   bool barrier_predicate_before = false; ///< barrier_predicate at its previous arrival
   bool barrier_repeat = false;         ///< this arrival repeats the previous one exactly
+
+  /** A new thread's state for the next execution, keeping the memory of its buffers (slots,
+   *  frames, snapshots): threads are reused, not rebuilt, between executions (issue 12). The
+   *  thread is destroyed and default-constructed in place, so no field can carry over. */
+  void reset_for_reuse();
 };
 
 /**
