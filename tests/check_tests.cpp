@@ -4,6 +4,8 @@
 #include "fencelab/machine/memory_model.h"
 #include "machine_helpers.h"
 
+#include <set>
+
 using namespace fencelab;
 using namespace fencelab::testing;
 
@@ -124,6 +126,48 @@ __global__ void k() { ADD(&counter, 1); }
     CHECK(r.reports.size() == (expect_race ? 1u : 0u));
     if (expect_race) CHECK(r.reports.front().report.kind == DiagnosticKind::ScopedRace);
   }
+}
+
+// Issue 12: races at every grid size (race detection used to stop at 4,096 threads). 64 blocks
+// of 128 threads: each block's tree sum is ordered by its barriers, and the last block's thread
+// 0 reads block 0's sum without synchronization; with a device fence and a flag the read is
+// ordered, a block fence is too narrow.
+TEST_CASE("races are found in a grid of 8,192 threads: barrier-ordered blocks, a missing fence, a scoped one",
+          "[checkers][large]") {
+  auto kinds = [](const char* fence) {
+    const std::string text = std::string("#define FENCE ") + fence + R"(
+//@ launch grid=64 block=128
+__device__ int sums[64];
+__device__ volatile int ready;
+__global__ void k() {
+  __shared__ int s[128];
+  int t = threadIdx.x;
+  s[t] = t;
+  __syncthreads();
+  for (int stride = 64; stride > 0; stride >>= 1) {
+    if (t < stride) s[t] += s[t + stride];
+    __syncthreads();
+  }
+  if (t == 0) {
+    sums[blockIdx.x] = s[0];
+    if (blockIdx.x == 0) { FENCE; ready = 1; }
+    if (blockIdx.x == 63 && ready == 1) { FENCE; s[0] = sums[0]; }
+  }
+}
+)";
+    Kernel k = kernel_from_text(text);
+    Checkers checkers(k.program());
+    REQUIRE(checkers.races_checked());
+    auto model = create_model("sc");
+    // Random schedules: block 0 sets the flag before block 63 reads it in some of them.
+    const ExplorationResult r = explore_random(*k.machine, *model, RandomOptions{15, 5, 0.5, &checkers});
+    std::set<std::string> out;
+    for (const auto& report : r.reports) out.insert(diagnostic_kind_name(report.report.kind));
+    return out;
+  };
+  CHECK(kinds("(void)0") == std::set<std::string>{"data-race"});
+  CHECK(kinds("__threadfence()").empty());
+  CHECK(kinds("__threadfence_block()") == std::set<std::string>{"scoped-race"});
 }
 
 // Issue 13: every thread setting a flag to the same constant is a lesser finding; computed

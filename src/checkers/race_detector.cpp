@@ -10,10 +10,6 @@ namespace {
 /** Whether an operation of `scope` by a thread of block `a` reaches a thread of block `b`. */
 bool covers(Scope scope, uint32_t a, uint32_t b) { return scope != Scope::Block || a == b; }
 
-void join(std::vector<uint32_t>& into, const std::vector<uint32_t>& from) {
-  for (size_t i = 0; i < into.size(); ++i) into[i] = std::max(into[i], from[i]);
-}
-
 const char* access_role(EventKind kind) {
   return kind == EventKind::Load ? "read" : kind == EventKind::Store ? "write" : "atomic";
 }
@@ -28,19 +24,13 @@ Scope effective_scope(AccessMode mode, Scope scope) { return mode == AccessMode:
 
 RaceDetector::RaceDetector(const Program& program) : m_program(program) {
   m_threads_per_block = static_cast<uint32_t>(program.launch.block.total());
-  const uint64_t total = program.launch.grid.total() * program.launch.block.total();
-  m_enabled = total <= kMaxThreads;
-  m_thread_count = m_enabled ? static_cast<uint32_t>(total) : 0;
+  m_enabled = program.launch.grid.total() * program.launch.block.total() < kMaxThreads;
 }
 
 void RaceDetector::begin_execution() {
-  m_states.assign(m_thread_count, ThreadState{});
-  for (uint32_t i = 0; i < m_thread_count; ++i) {
-    m_states[i].clocks.exact.assign(m_thread_count, 0);
-    m_states[i].clocks.wide.assign(m_thread_count, 0);
-    m_states[i].clocks.exact[i] = m_states[i].clocks.wide[i] = 1;
-  }
+  m_states.clear();
   m_shadow.clear();
+  m_shared_keys.clear();
   m_releases.clear();
 }
 
@@ -60,6 +50,13 @@ uint32_t RaceDetector::index_of(ThreadId id) const {
 
 RaceDetector::ThreadState& RaceDetector::state(ThreadId id) { return m_states[index_of(id)]; }
 
+void RaceDetector::acquire(VectorClock& into, const VectorClock& from, const Release& release, uint32_t self) const {
+  into.join(from);
+  if (release.thread == self) return; // its own entry is `own`, already past the fence
+  const std::pair<uint32_t, uint32_t> entry{release.thread % m_threads_per_block, release.clocks.own};
+  into.raise(release.thread / m_threads_per_block, std::span(&entry, 1), m_threads_per_block);
+}
+
 std::string RaceDetector::location_name(uint32_t object, uint32_t index) const {
   const MemoryObject& o = m_program.memory_objects[object];
   return o.is_array ? fmt::format("{}[{}]", o.name, index) : o.name;
@@ -73,12 +70,17 @@ void RaceDetector::on_event(const Event& event, ReportCatalogue& catalogue) {
   case EventKind::Atomic: on_access(event, catalogue); break;
   case EventKind::Fence: on_fence(event); break;
   case EventKind::BarrierRelease: on_barrier(event); break;
+  case EventKind::ThreadExit: m_states.erase(index_of(event.thread)); break;
   case EventKind::BlockStart:
-    // A new block's shared memory: nothing it holds was written by this block.
-    std::erase_if(m_shadow, [&event](const auto& item) {
-      const uint32_t instance = uint32_t(item.first >> 32);
-      return instance >= event.first_instance && instance < event.first_instance + event.instance_count;
-    });
+    // A new block's shared memory: nothing it holds was written by this block. Only the
+    // locations of its instances are visited (a grid of 4,096 blocks scanned every location
+    // at each block start).
+    for (uint32_t instance = event.first_instance; instance < event.first_instance + event.instance_count; ++instance) {
+      const auto keys = m_shared_keys.find(instance);
+      if (keys == m_shared_keys.end()) continue;
+      for (const uint64_t key : keys->second) m_shadow.erase(key);
+      m_shared_keys.erase(keys);
+    }
     break;
   default: break;
   }
@@ -91,28 +93,36 @@ void RaceDetector::on_fence(const Event& event) {
   const uint32_t self = index_of(event.thread);
   for (const auto& release : t.pending) {
     if (covers(release->scope, release->block, event.thread.block) && covers(event.scope, event.thread.block, release->block))
-      join(t.clocks.exact, release->clocks.exact);
-    join(t.clocks.wide, release->clocks.wide);
+      acquire(t.clocks.exact, release->clocks.exact, *release, self);
+    acquire(t.clocks.wide, release->clocks.wide, *release, self);
   }
   t.pending.clear();
-  t.last_fence = std::make_shared<const Release>(Release{t.clocks, event.scope, event.thread.block});
-  ++t.clocks.exact[self];
-  ++t.clocks.wide[self];
+  t.last_fence = std::make_shared<const Release>(Release{t.clocks, self, event.scope, event.thread.block});
+  ++t.clocks.own;
 }
 
-// A barrier: every participant's later accesses follow every participant's earlier ones.
+// A barrier: every participant's later accesses follow every participant's earlier ones. The
+// participants (one block's threads, or a warp's) end with one shared clock and their own
+// entries one past what the others now know of them.
 void RaceDetector::on_barrier(const Event& event) {
   if (event.waiting.empty()) return;
-  Clocks joined{std::vector<uint32_t>(m_thread_count, 0), std::vector<uint32_t>(m_thread_count, 0)};
+  Clocks joined = state(event.waiting.front().first).clocks;
+  std::vector<std::pair<uint32_t, uint32_t>> owns; // (index in the block, own entry)
+  owns.reserve(event.waiting.size());
   for (const auto& [id, range] : event.waiting) {
-    join(joined.exact, state(id).clocks.exact);
-    join(joined.wide, state(id).clocks.wide);
+    const ThreadState& t = state(id);
+    joined.exact.join(t.clocks.exact);
+    joined.wide.join(t.clocks.wide);
+    owns.emplace_back(index_of(id) % m_threads_per_block, t.clocks.own);
   }
+  const uint32_t block = event.waiting.front().first.block; // a barrier's threads share a block
+  joined.exact.raise(block, owns, m_threads_per_block);
+  joined.wide.raise(block, owns, m_threads_per_block);
   for (const auto& [id, range] : event.waiting) {
     ThreadState& t = state(id);
-    t.clocks = joined;
-    ++t.clocks.exact[index_of(id)];
-    ++t.clocks.wide[index_of(id)];
+    t.clocks.exact = joined.exact;
+    t.clocks.wide = joined.wide;
+    ++t.clocks.own;
   }
 }
 
@@ -126,10 +136,12 @@ void RaceDetector::on_access(const Event& event, ReportCatalogue& catalogue) {
   }
   if (writes(event.kind) && t.last_fence) m_releases[event.store_id] = t.last_fence;
 
-  const Access now{self,        t.clocks.exact[self], event.kind,   event.mode,
+  const Access now{self,        t.clocks.own,         event.kind,   event.mode,
                    event.value, event.constant_value,  event.scope, event.thread, event.range};
-  Shadow& shadow = m_shadow[event.location.key()];
   const MemoryObject& object = m_program.memory_objects[event.object];
+  const auto [entry, inserted] = m_shadow.try_emplace(event.location.key());
+  if (inserted && object.space == MemorySpace::Shared) m_shared_keys[event.location.instance].push_back(entry->first);
+  Shadow& shadow = entry->second;
   const bool commuting =
       event.commuting_kind != 0 && (shadow.updates.empty() || shadow.update_kind == event.commuting_kind);
   // A commuting update is reported at its own site whichever of them came first (their order
@@ -143,12 +155,12 @@ void RaceDetector::on_access(const Event& event, ReportCatalogue& catalogue) {
     r.sites.push_back({access_role(event.kind), event.range, event.thread.to_string()});
     catalogue.add(std::move(r));
   }
-  if (shadow.write && shadow.write->thread != self) check_pair(*shadow.write, now, event.object, event.location.index, catalogue);
+  if (shadow.write && shadow.write->thread != self) check_pair(t, *shadow.write, now, event.object, event.location.index, catalogue);
   if (writes(event.kind))
     for (const Access& read : shadow.reads)
-      if (read.thread != self) check_pair(read, now, event.object, event.location.index, catalogue);
+      if (read.thread != self) check_pair(t, read, now, event.object, event.location.index, catalogue);
   for (const Access& update : shadow.updates)
-    if (update.thread != self) check_pair(update, now, event.object, event.location.index, catalogue);
+    if (update.thread != self) check_pair(t, update, now, event.object, event.location.index, catalogue);
 
   if (commuting) {
     const auto same_site = [&now](const Access& a) { return a.thread == now.thread && a.range == now.range; };
@@ -170,10 +182,10 @@ void RaceDetector::on_access(const Event& event, ReportCatalogue& catalogue) {
   }
 }
 
-void RaceDetector::check_pair(const Access& earlier, const Access& now, uint32_t object, uint32_t index,
-                              ReportCatalogue& catalogue) {
-  const ThreadState& t = m_states[now.thread];
-  if (earlier.clock <= t.clocks.exact[earlier.thread]) return; // ordered by happens-before
+void RaceDetector::check_pair(const ThreadState& t, const Access& earlier, const Access& now, uint32_t object,
+                              uint32_t index, ReportCatalogue& catalogue) {
+  // Callers pass accesses of other threads only: `earlier.thread` is never `t`'s own entry.
+  if (earlier.clock <= t.clocks.exact.get(earlier.thread, m_threads_per_block)) return; // happens-before
   const bool both_marked = earlier.mode != AccessMode::Plain && now.mode != AccessMode::Plain;
   DiagnosticKind kind;
   if (both_marked) {
@@ -181,7 +193,8 @@ void RaceDetector::check_pair(const Access& earlier, const Access& now, uint32_t
     if (covers(a, earlier.id.block, now.id.block) && covers(b, now.id.block, earlier.id.block)) return;
     kind = DiagnosticKind::ScopedRace; // e.g. atomicAdd_block from two blocks
   } else {
-    kind = earlier.clock <= t.clocks.wide[earlier.thread] ? DiagnosticKind::ScopedRace : DiagnosticKind::DataRace;
+    kind = earlier.clock <= t.clocks.wide.get(earlier.thread, m_threads_per_block) ? DiagnosticKind::ScopedRace
+                                                                                   : DiagnosticKind::DataRace;
     // Two plain stores of one constant of the source (`flag = 1;` in every thread): whichever
     // lands last, memory holds that value, so the race changes no outcome on hardware. Still a
     // data race in the PTX memory model (PTX ISA 8.6, "Data races"): a warning. Only constants

@@ -12,12 +12,17 @@
 // system scope, PTX ISA 8.6). A second set of clocks treats every fence as device scope: a
 // race that those clocks order is a *scoped* race (synchronization existed, its scope was too
 // narrow), as is a pair of atomics whose scope does not cover both threads.
+//
+// Memory: clocks are shared per block until they differ (vector_clock.h), and only threads that
+// have started and not exited have a state, so a grid of a million threads is checked in memory
+// proportional to its resident threads and the locations it touches.
 #pragma once
 
 #include "fencelab/checkers/report.h"
 #include "fencelab/checkers/report_catalogue.h"
 #include "fencelab/machine/events.h"
 #include "fencelab/program/program.h"
+#include "vector_clock.h"
 
 #include <memory>
 #include <unordered_map>
@@ -29,8 +34,8 @@ class RaceDetector {
 public:
   explicit RaceDetector(const Program& program);
 
-  /** Grids larger than this get no race detection (vector clocks are per thread pair). */
-  static constexpr uint64_t kMaxThreads = 4096;
+  /** Threads are indexed by 32 bits: a grid of more gets no race detection. */
+  static constexpr uint64_t kMaxThreads = uint64_t(1) << 32;
   bool enabled() const { return m_enabled; }
 
   void begin_execution();
@@ -39,13 +44,17 @@ public:
   void forget_findings_from(uint32_t size);
 
 private:
+  /** A thread's view of every thread's clock. Its own entry, the same in both, is `own`; the
+   *  shared clocks' entry for it is never read. */
   struct Clocks {
-    std::vector<uint32_t> exact; ///< happens-before as the scopes allow
-    std::vector<uint32_t> wide;  ///< as if every fence were device-scoped
+    VectorClock exact; ///< happens-before as the scopes allow
+    VectorClock wide;  ///< as if every fence were device-scoped
+    uint32_t own = 1;
   };
   /** What a fence released: the clocks at the fence, for stores made after it. */
   struct Release {
     Clocks clocks;
+    uint32_t thread; ///< dense index of the thread that fenced
     Scope scope;
     uint32_t block;
   };
@@ -78,11 +87,14 @@ private:
   };
 
   uint32_t index_of(ThreadId id) const;
+  /** The thread's state, made when it first acts. */
   ThreadState& state(ThreadId id);
+  /** `into` learns what `release` knew (joined, and the releasing thread's own entry). */
+  void acquire(VectorClock& into, const VectorClock& from, const Release& release, uint32_t self) const;
   void on_access(const Event& event, ReportCatalogue& catalogue);
   void on_fence(const Event& event);
   void on_barrier(const Event& event);
-  void check_pair(const Access& earlier, const Access& now, uint32_t object, uint32_t index,
+  void check_pair(const ThreadState& t, const Access& earlier, const Access& now, uint32_t object, uint32_t index,
                   ReportCatalogue& catalogue);
   /** What decides a race report's identity (CheckReport::identity): its kind, whether both
    *  accesses were marked (the message's reason), the object, and the two sites. Met again, a
@@ -102,9 +114,9 @@ private:
   const Program& m_program;
   bool m_enabled = true;
   uint32_t m_threads_per_block = 1;
-  uint32_t m_thread_count = 0;
-  std::vector<ThreadState> m_states;
+  std::unordered_map<uint32_t, ThreadState> m_states; ///< by dense index: threads started, not exited
   std::unordered_map<uint64_t, Shadow> m_shadow;                       ///< by location key
+  std::unordered_map<uint32_t, std::vector<uint64_t>> m_shared_keys; ///< shared instance -> its keys in m_shadow
   std::unordered_map<uint64_t, std::shared_ptr<const Release>> m_releases; ///< by store id
   std::unordered_map<RaceKey, uint32_t, RaceKeyHash> m_known; ///< rendered races: catalogue index
 };

@@ -43,8 +43,8 @@ int execute(const CheckOptions& options) {
       if (diagnostic_kind_severity(r.report.kind) == Severity::Error) exit_code = kFindings;
   }
   if (!checkers.races_checked())
-    std::cerr << "fencelab: note: the grid has more than " << 4096
-              << " threads, so races were not checked (the other checkers ran)\n";
+    std::cerr << "fencelab: note: the grid has 2^32 threads or more, so races were not checked (the other "
+                 "checkers ran)\n";
   return exit_code;
 }
 

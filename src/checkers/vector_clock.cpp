@@ -1,0 +1,83 @@
+#include "vector_clock.h"
+
+#include <algorithm>
+
+namespace fencelab {
+
+namespace {
+
+/** The entrywise maximum of two chunks, sharing one of them where it already is that maximum. */
+std::shared_ptr<const std::vector<uint32_t>> max_of(const std::shared_ptr<const std::vector<uint32_t>>& a,
+                                                    const std::shared_ptr<const std::vector<uint32_t>>& b) {
+  if (a == b) return a;
+  bool a_covers = true, b_covers = true;
+  for (size_t i = 0; i < a->size(); ++i) {
+    a_covers &= (*a)[i] >= (*b)[i];
+    b_covers &= (*b)[i] >= (*a)[i];
+  }
+  if (a_covers) return a;
+  if (b_covers) return b;
+  auto out = std::make_shared<std::vector<uint32_t>>(*a);
+  for (size_t i = 0; i < out->size(); ++i) (*out)[i] = std::max((*out)[i], (*b)[i]);
+  return out;
+}
+
+} // namespace
+
+uint32_t VectorClock::get(uint32_t thread, uint32_t threads_per_block) const {
+  if (!m_chunks) return 0;
+  const uint32_t block = thread / threads_per_block;
+  const auto it = std::lower_bound(m_chunks->begin(), m_chunks->end(), block,
+                                   [](const Chunk& c, uint32_t b) { return c.block < b; });
+  return it != m_chunks->end() && it->block == block ? (*it->clocks)[thread % threads_per_block] : 0;
+}
+
+void VectorClock::join(const VectorClock& other) {
+  if (!other.m_chunks || other.m_chunks == m_chunks) return;
+  if (!m_chunks) {
+    m_chunks = other.m_chunks;
+    return;
+  }
+  // Merge the two sorted lists; keep this clock's list when the other adds nothing.
+  auto merged = std::make_shared<Chunks>();
+  merged->reserve(m_chunks->size() + other.m_chunks->size());
+  bool changed = false;
+  auto a = m_chunks->begin(), b = other.m_chunks->begin();
+  while (a != m_chunks->end() || b != other.m_chunks->end()) {
+    if (b == other.m_chunks->end() || (a != m_chunks->end() && a->block < b->block)) {
+      merged->push_back(*a++);
+    } else if (a == m_chunks->end() || b->block < a->block) {
+      merged->push_back(*b++);
+      changed = true;
+    } else {
+      auto clocks = max_of(a->clocks, b->clocks);
+      changed |= clocks != a->clocks;
+      merged->push_back(Chunk{a->block, std::move(clocks)});
+      ++a;
+      ++b;
+    }
+  }
+  if (changed) m_chunks = std::move(merged);
+}
+
+void VectorClock::raise(uint32_t block, std::span<const std::pair<uint32_t, uint32_t>> entries,
+                        uint32_t threads_per_block) {
+  const Chunks empty;
+  const Chunks& chunks = m_chunks ? *m_chunks : empty;
+  const auto it = std::lower_bound(chunks.begin(), chunks.end(), block,
+                                   [](const Chunk& c, uint32_t b) { return c.block < b; });
+  const bool present = it != chunks.end() && it->block == block;
+  if (present && std::all_of(entries.begin(), entries.end(),
+                             [&it](const auto& e) { return (*it->clocks)[e.first] >= e.second; }))
+    return;
+  auto clocks = present ? std::make_shared<std::vector<uint32_t>>(*it->clocks)
+                        : std::make_shared<std::vector<uint32_t>>(threads_per_block, 0);
+  for (const auto& [index, value] : entries) (*clocks)[index] = std::max((*clocks)[index], value);
+  auto updated = std::make_shared<Chunks>(chunks);
+  const size_t at = size_t(it - chunks.begin());
+  if (present) (*updated)[at].clocks = std::move(clocks);
+  else updated->insert(updated->begin() + ptrdiff_t(at), Chunk{block, std::move(clocks)});
+  m_chunks = std::move(updated);
+}
+
+} // namespace fencelab
