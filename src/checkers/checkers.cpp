@@ -19,6 +19,7 @@ DiagnosticKind diagnostic_kind_of(RuntimeErrorKind kind) {
   case RuntimeErrorKind::InvalidWarpMask: return DiagnosticKind::InvalidWarpMask;
   case RuntimeErrorKind::InactiveLaneShuffle: return DiagnosticKind::InactiveLaneShuffle;
   case RuntimeErrorKind::WarpMismatch: return DiagnosticKind::WarpMismatch;
+  case RuntimeErrorKind::AssertionFailed: return DiagnosticKind::AssertionFailed;
   case RuntimeErrorKind::NullPointer:
   case RuntimeErrorKind::Arithmetic:
   case RuntimeErrorKind::Unsupported:

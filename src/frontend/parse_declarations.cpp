@@ -40,10 +40,14 @@ void Parser::parse_top_level(TranslationUnit& unit) {
   switch (first.kind) {
   case TokenKind::KwStruct: case TokenKind::KwClass: case TokenKind::KwUnion:
     return skip_unsupported_block(first.range, "structs and classes");
-  case TokenKind::KwEnum: return skip_unsupported_block(first.range, "enums");
-  case TokenKind::KwTypedef: return skip_unsupported_block(first.range, "typedef");
+  case TokenKind::KwEnum:
+    if (!template_params.empty()) error(first.range, "not supported: enumeration templates");
+    for (VarDeclPtr& enumerator : parse_enum(StorageKind::Constant)) unit.globals.push_back(std::move(enumerator));
+    return;
+  case TokenKind::KwTypedef: case TokenKind::KwUsing:
+    if (!template_params.empty()) return skip_unsupported_block(first.range, "alias templates");
+    return parse_type_alias(true);
   case TokenKind::KwNamespace: return skip_unsupported_block(first.range, "namespaces");
-  case TokenKind::KwUsing: return skip_unsupported_block(first.range, "using declarations");
   default: break;
   }
   DeclSpecifiers spec;

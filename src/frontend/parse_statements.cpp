@@ -88,9 +88,14 @@ StmtPtr Parser::parse_statement() {
   case TokenKind::KwStruct: case TokenKind::KwClass: case TokenKind::KwUnion:
     error(token.range, "not supported: structs and classes");
     return std::make_unique<SimpleStmt>(StmtKind::Null, token.range);
-  case TokenKind::KwTypedef: case TokenKind::KwUsing: case TokenKind::KwEnum:
-    error(token.range, "not supported: '" + std::string(token.text) + "'");
-    return std::make_unique<SimpleStmt>(StmtKind::Null, token.range);
+  case TokenKind::KwTypedef: case TokenKind::KwUsing:
+    parse_type_alias(false);
+    return std::make_unique<SimpleStmt>(StmtKind::Null, SourceRange::join(token.range, previous().range));
+  case TokenKind::KwEnum: {
+    const SourceRange start = token.range;
+    std::vector<VarDeclPtr> enumerators = parse_enum(StorageKind::Local);
+    return std::make_unique<Declaration>(SourceRange::join(start, previous().range), std::move(enumerators));
+  }
   default: break;
   }
   if (is_type_start()) return parse_declaration_statement();

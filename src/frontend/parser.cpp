@@ -110,7 +110,8 @@ bool Parser::is_type_start(size_t ahead) const {
   case TokenKind::KwClass: case TokenKind::KwUnion: case TokenKind::KwEnum:
     return true;
   case TokenKind::Identifier:
-    return typedef_names().count(token.text) > 0 || names_unsupported_type(ahead);
+    return typedef_names().count(token.text) > 0 || m_type_aliases.count(std::string(token.text)) > 0 ||
+           names_unsupported_type(ahead);
   default:
     return false;
   }
@@ -121,9 +122,10 @@ bool Parser::is_type_start(size_t ahead) const {
 // type-specifier: void | bool | char | short | int | long | unsigned | signed | float
 //               | double | size_t | int32_t | ...
 bool Parser::parse_decl_specifiers(DeclSpecifiers& spec) {
-  enum class Base { None, Void, Bool, Char, Int, Float, Double, Typedef };
+  enum class Base { None, Void, Bool, Char, Int, Float, Double, Typedef, Alias };
   Base base = Base::None;
   ScalarType typedef_scalar = ScalarType::Int;
+  Type alias_type; // Base::Alias: the type a typedef, using or enumeration name stands for
   int longs = 0, shorts = 0, unsigneds = 0, signeds = 0;
   bool any = false;
   const SourceRange start = peek().range;
@@ -174,9 +176,14 @@ bool Parser::parse_decl_specifiers(DeclSpecifiers& spec) {
         set_base(Base::Int);
         break;
       }
+      if (base != Base::None || longs || shorts || unsigneds || signeds) goto done;
+      if (const auto alias = m_type_aliases.find(std::string(token.text)); alias != m_type_aliases.end()) {
+        base = Base::Alias;
+        alias_type = alias->second;
+        break;
+      }
       auto it = typedef_names().find(token.text);
-      if (it == typedef_names().end() || base != Base::None || longs || shorts || unsigneds || signeds)
-        goto done;
+      if (it == typedef_names().end()) goto done;
       base = Base::Typedef;
       typedef_scalar = it->second;
       break;
@@ -192,6 +199,14 @@ done:
   const bool has_modifier = longs || shorts || unsigneds || signeds;
   spec.has_type = base != Base::None || has_modifier;
   if (!spec.has_type) return any;
+  if (base == Base::Alias) {
+    // The alias's type, with the qualifiers written beside its name (`const T`).
+    if (has_modifier) error(spec.range, "invalid combination of type specifiers");
+    alias_type.is_const = alias_type.is_const || spec.type.is_const;
+    alias_type.is_volatile = alias_type.is_volatile || spec.type.is_volatile;
+    spec.type = alias_type;
+    return true;
+  }
   ScalarType scalar = ScalarType::Int;
   bool valid = !(unsigneds && signeds) && !(longs && shorts) && longs <= 2 && shorts <= 1 &&
                unsigneds <= 1 && signeds <= 1;
@@ -208,6 +223,7 @@ done:
     valid = valid && !has_modifier;
     break;
   case Base::Typedef: scalar = typedef_scalar; break;
+  case Base::Alias: break; // returned above
   case Base::Char:
     scalar = unsigneds ? ScalarType::UChar : ScalarType::Char;
     valid = valid && !longs && !shorts;

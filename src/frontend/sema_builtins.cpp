@@ -46,6 +46,8 @@ std::optional<Signature> fixed_signature(Builtin builtin) {
   case Builtin::Clz: return Signature{of(S::Int), of(S::Int)};
   case Builtin::Clzll: return Signature{of(S::LongLong), of(S::Int)};
   case Builtin::Brev: return Signature{of(S::UInt), of(S::UInt)};
+  case Builtin::Mul24: return Signature{of(S::Int), of(S::Int)};
+  case Builtin::Umul24: return Signature{of(S::UInt), of(S::UInt)};
   case Builtin::FloatAsInt: return Signature{of(S::Float), of(S::Int)};
   case Builtin::FloatAsUint: return Signature{of(S::Float), of(S::UInt)};
   case Builtin::IntAsFloat: return Signature{of(S::Int), of(S::Float)};
@@ -76,7 +78,12 @@ void Sema::check_builtin_call(Call& call, const BuiltinInfo& info) {
   switch (info.category) {
   case BuiltinCategory::Math: case BuiltinCategory::Bits: return check_math_call(call, info);
   case BuiltinCategory::Atomic: return check_atomic_call(call, info);
-  case BuiltinCategory::Fence: case BuiltinCategory::Misc: return;
+  case BuiltinCategory::Fence: return;
+  case BuiltinCategory::Misc:
+    // assert(expression): any scalar, tested against zero as a condition is.
+    if (info.id == Builtin::Assert && !call.args[0]->type.is_arithmetic() && !call.args[0]->type.is_pointer())
+      error(call.args[0]->range, "'assert' needs a number or a pointer, not '" + call.args[0]->type.to_string() + "'");
+    return;
   case BuiltinCategory::Barrier:
     // __syncthreads_count/_and/_or(int predicate) return int (Programming Guide 10.6).
     if (given == 1) convert(call.args[0], of(ScalarType::Int), "in the argument of '" + call.callee + "'");

@@ -397,6 +397,13 @@ void Sema::check_call(ExprPtr& expr) {
   auto& call = as<Call>(*expr);
   call.type = Type::of(ScalarType::Int);
   if (call.callee == "sizeof" && call.args.size() == 1) return check_sizeof(expr);
+  // __ldg(const T* p) loads *p through the read-only data cache (Programming Guide 10.10): a
+  // load like any other here, so it is checked and run as `*p`.
+  if (call.callee == "__ldg" && call.args.size() == 1 && !m_in_predicate) {
+    const SourceRange range = call.range;
+    expr = std::make_unique<Unary>(range, UnaryOp::Deref, std::move(call.args[0]));
+    return check_expr(expr);
+  }
   if (const BuiltinInfo* info = find_builtin(call.callee)) {
     if (m_in_predicate && info->category != BuiltinCategory::Math) {
       error(call.callee_range, "only math functions can be called in an expectation");

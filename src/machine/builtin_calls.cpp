@@ -62,6 +62,13 @@ Word math(Builtin b, const std::vector<Word>& a, const std::vector<Type>& at, co
   // __ffs: position of the least significant set bit, 1-based; 0 when none.
   case Builtin::Ffs: return word_from_int(w0 == 0 ? 0 : std::countr_zero(w0) + 1, result);
   case Builtin::Ffsll: return word_from_int(u0 == 0 ? 0 : std::countr_zero(u0) + 1, result);
+  // __mul24/__umul24: the low 32 bits of the product of the operands' low 24 bits (CUDA Math
+  // API, Integer Intrinsics), signed ones sign-extended from bit 23 (PTX ISA mul24).
+  case Builtin::Mul24: {
+    const auto low24 = [](uint64_t w) { return int64_t(int32_t(uint32_t(w) << 8) >> 8); };
+    return word_from_int(int32_t(uint32_t(low24(a[0]) * low24(a[1]))), result);
+  }
+  case Builtin::Umul24: return word_from_int((uint64_t(w0 & 0xffffff) * (uint32_t(a[1]) & 0xffffff)) & 0xffffffffu, result);
   case Builtin::Clz: return word_from_int(std::countl_zero(w0), result);
   case Builtin::Clzll: return word_from_int(std::countl_zero(u0), result);
   case Builtin::Brev: {
@@ -206,7 +213,13 @@ Word Machine::Impl::call_builtin(SimThread& thread, const Call& call) {
     output.push_back(std::move(text));
     return 0;
   }
-  case BuiltinCategory::Misc: fault(thread, call.range, "__trap() called: the kernel aborted");
+  case BuiltinCategory::Misc:
+    // A failed device assertion stops the kernel (Programming Guide 10.36, Assertion).
+    if (builtin == Builtin::Assert) {
+      if (word_is_true(args[0], call.args[0]->type)) return 0;
+      fault(thread, call.range, RuntimeErrorKind::AssertionFailed, "assertion failed");
+    }
+    fault(thread, call.range, "__trap() called: the kernel aborted");
   }
   return 0;
 }

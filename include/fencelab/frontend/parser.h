@@ -71,6 +71,10 @@ private:
   void parse_variables(std::vector<VarDeclPtr>& out, const DeclSpecifiers& specifiers,
                        StorageKind storage);
   void skip_unsupported_block(SourceRange range, const std::string& feature);
+  // Aliases and enumerations (parse_type_aliases.cpp).
+  void parse_type_alias(bool file_scope);
+  /** The enumerators, as const int variables of `storage`. */
+  std::vector<VarDeclPtr> parse_enum(StorageKind storage);
   // Host code (parse_host_code.cpp).
   bool skip_host_declaration(TranslationUnit& unit);
   void note_host_code(const TranslationUnit& unit);
@@ -104,6 +108,8 @@ private:
   int m_depth = 0;
   /** Template parameter names of the function templates seen so far (for `f<N>(x)`). */
   std::unordered_map<std::string, std::vector<std::string>> m_template_functions;
+  /** Names `typedef`, `using` and enumerations declared so far, and the types they stand for. */
+  std::unordered_map<std::string, Type> m_type_aliases;
 };
 
 /** Limits recursion: constructing past the cap reports one error; `ok()` says whether under. */

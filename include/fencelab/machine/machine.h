@@ -64,6 +64,7 @@ struct MachineOptions {
   X(InvalidWarpMask, "invalid warp mask") /* the calling lane is not in the mask (PG 10.22) */     \
   X(InactiveLaneShuffle, "inactive-lane shuffle") /* a shuffle read a lane outside its mask */     \
   X(WarpMismatch, "warp mismatch") /* lanes of one mask at different warp operations */           \
+  X(AssertionFailed, "assertion failed") /* assert(false) in device code (PG 10.36) */             \
   X(Unsupported, "unsupported") /* a feature the simulator does not model */                      \
   X(Other, "other")
 

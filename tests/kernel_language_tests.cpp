@@ -1,0 +1,124 @@
+// Kernels as people write them (issue 13): type aliases, enumerations, __ldg, 24-bit multiplies
+// and assert, each run and checked for its exact outcome.
+#include "fencelab/checkers/checkers.h"
+#include "fencelab/machine/memory_model.h"
+#include "frontend_helpers.h"
+#include "machine_helpers.h"
+
+using namespace fencelab;
+using namespace fencelab::testing;
+
+namespace {
+
+/** Every outcome of the kernel under sc (the kernels below have one). */
+std::set<std::string> outcomes(const std::string& text) {
+  Kernel k = kernel_from_text(text);
+  auto model = create_model("sc");
+  const ExplorationResult r = explore_exhaustive(*k.machine, *model, ExhaustiveOptions{1000});
+  REQUIRE(r.complete);
+  return outcome_strings(k.program(), r);
+}
+
+/** The messages of the diagnostics compiling `text` gives. */
+std::vector<std::string> compile_error_messages(const std::string& text) {
+  const auto compiled = compile_text(text);
+  std::vector<std::string> messages;
+  for (const Diagnostic& d : compiled->diagnostics.diagnostics()) messages.push_back(d.message);
+  return messages;
+}
+
+} // namespace
+
+TEST_CASE("typedef, using and enumerations name types and constants, in blocks and at file scope",
+          "[frontend][language]") {
+  CHECK(outcomes(R"(
+//@ launch grid=1 block=1
+//@ observe out
+__device__ int out[4];
+typedef unsigned int uint_t, *uint_ptr;
+using real = float;
+enum Stage { LOAD, REDUCE = 5, STORE };
+__global__ void k() {
+  typedef const int* cptr;
+  enum { LOCAL = 7, NEXT };
+  uint_t u = 3;
+  uint_ptr p = (uint_ptr)&out[0];
+  *p = u;
+  real half_of_seven = 7 / (real)2;
+  out[1] = (int)(half_of_seven * 2);
+  Stage s = STORE;
+  switch (s) { case STORE: out[2] = s; break; default: out[2] = -1; }
+  cptr q = &out[2];
+  out[3] = *q + LOAD + NEXT;
+}
+)") == std::set<std::string>{"out[0]=3 out[1]=7 out[2]=6 out[3]=14"});
+}
+
+TEST_CASE("file-scope aliases of host types are host code: skipped without an error", "[frontend][language]") {
+  CHECK(outcomes(R"(
+#include <vector>
+typedef std::vector<int> Values;
+using Clock = std::chrono::steady_clock;
+typedef float real;
+//@ launch grid=1 block=1
+//@ observe out
+__device__ int out[1];
+__global__ void k() { real r = 2.5f; out[0] = (int)(r * 2); }
+int main() { Values v; return 0; }
+)") == std::set<std::string>{"out[0]=5"});
+}
+
+TEST_CASE("what aliases and enumerations do not cover is named as not supported", "[frontend][language]") {
+  CHECK(compile_error_messages(R"(
+//@ launch grid=1 block=1
+enum class E { A };
+typedef struct { int x; } S;
+typedef int Row[4];
+template <int N> using Vec = int;
+__global__ void k() {}
+)") == std::vector<std::string>{
+             "not supported: scoped enumerations (enum class); use a plain enum",
+             "not supported: typedef of a struct, class or enum",
+             "not supported: typedef of an array or function type",
+             "not supported: alias templates",
+         });
+}
+
+TEST_CASE("__ldg loads like a dereference; __mul24 and __umul24 multiply the low 24 bits", "[frontend][language]") {
+  CHECK(outcomes(R"(
+//@ launch grid=1 block=1
+//@ arg in: int[2] = iota(5)
+//@ observe out
+__device__ int out[3];
+__global__ void k(const int* __restrict__ in) {
+  out[0] = __ldg(&in[1]);
+  out[1] = __umul24(0x1000003, 4);  // 3 * 4: bit 24 is not multiplied
+  out[2] = __mul24(0xffffff, 2);    // -1 * 2: 24-bit signed
+}
+)") == std::set<std::string>{"out[0]=6 out[1]=12 out[2]=-2"});
+}
+
+TEST_CASE("a failed assert is an assertion-failed report with a witness; a holding one is nothing",
+          "[frontend][language][checkers]") {
+  const std::string text = R"(
+//@ launch grid=1 block=2
+__device__ int flag;
+__global__ void k() {
+  if (threadIdx.x == 0) atomicExch(&flag, 1);
+  else assert(atomicAdd(&flag, 0) == 0);
+}
+)";
+  Kernel k = kernel_from_text(text);
+  Checkers checkers(k.program());
+  auto model = create_model("sc");
+  const ExplorationResult r = explore_checked(*k.machine, *model, checkers, CheckBudget{});
+  REQUIRE(r.complete);
+  REQUIRE(r.reports.size() == 1);
+  CHECK(r.reports.front().report.kind == DiagnosticKind::AssertionFailed);
+  CHECK(r.reports.front().report.message == "assertion failed");
+  // Its witness replays to the failing execution.
+  ReplayError error;
+  const auto replayed = replay(*k.machine, *model, r.reports.front().report.witness, nullptr, error);
+  REQUIRE(replayed);
+  CHECK(replayed->outcome.status == ExecutionStatus::RuntimeError);
+}
