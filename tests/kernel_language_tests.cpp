@@ -122,3 +122,37 @@ __global__ void k() {
   REQUIRE(replayed);
   CHECK(replayed->outcome.status == ExecutionStatus::RuntimeError);
 }
+
+TEST_CASE("an extern __shared__ array takes its size from shared= in the launch directive", "[frontend][language]") {
+  const std::string kernel = R"(
+__global__ void sum(const int* in, int* out) {
+  extern __shared__ int s[];
+  int t = threadIdx.x;
+  s[t] = in[blockIdx.x * blockDim.x + t];
+  __syncthreads();
+  for (int stride = blockDim.x / 2; stride > 0; stride >>= 1) {
+    if (t < stride) s[t] += s[t + stride];
+    __syncthreads();
+  }
+  if (t == 0) out[blockIdx.x] = s[0];
+}
+)";
+  const std::string harness = "//@ arg in: int[8] = iota(1)\n//@ arg out: int[2] = zeros\n//@ observe out\n";
+  CHECK(outcomes("//@ launch grid=2 block=4 shared=16\n" + harness + kernel) ==
+        std::set<std::string>{"out[0]=10 out[1]=26"});
+  // 8 bytes hold two ints: thread 2's store is out of bounds.
+  {
+    Kernel k = kernel_from_text("//@ launch grid=1 block=4 shared=8\n" + harness + kernel);
+    auto model = create_model("sc");
+    const ExplorationResult r = explore_random(*k.machine, *model, RandomOptions{20, 1});
+    REQUIRE_FALSE(r.outcomes.empty());
+    CHECK(r.outcomes.front().outcome.status == ExecutionStatus::RuntimeError);
+  }
+  CHECK(compile_error_messages("//@ launch grid=1 block=4\n" + harness + kernel) ==
+        std::vector<std::string>{"the extern __shared__ array 's' needs the launch's dynamic shared memory: add "
+                                 "shared=BYTES to //@ launch"});
+  CHECK(compile_error_messages("//@ launch shared=8\n__global__ void k() { extern __shared__ float a[]; "
+                               "extern __shared__ int b[]; a[0] = b[0]; }") ==
+        std::vector<std::string>{"not supported: a second extern __shared__ array ('a' is the first); in CUDA "
+                                 "they share one address"});
+}

@@ -219,6 +219,7 @@ std::string litmus_unsuitable(const Program& program) {
     if (o.declaration != nullptr && o.declaration->array_extents.size() > 1)
       return fmt::format("'{}' is a multi-dimensional array", o.name);
   }
+  if (program.launch.dynamic_shared_bytes != 0) return "the kernel uses dynamic shared memory (shared=)";
   if (builtin_categories(program).count(BuiltinCategory::Io)) return "the kernel calls printf";
   return {};
 }

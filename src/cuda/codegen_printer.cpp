@@ -202,7 +202,7 @@ void CudaPrinter::declaration(std::ostringstream& out, const VarDecl& v, bool fi
   if (v.is_static && !file_scope) prefix += "static ";
   switch (v.storage) {
   case StorageKind::Global: prefix += "__device__ "; break;
-  case StorageKind::Shared: prefix += "__shared__ "; break;
+  case StorageKind::Shared: prefix += v.dynamic_shared ? "extern __shared__ " : "__shared__ "; break;
   case StorageKind::Constant: prefix += "__constant__ "; break;
   default: break;
   }

@@ -249,7 +249,7 @@ GpuStatus run_plain(GpuSession& s, const Program& program, const GpuOptions& opt
     }
     FL_CHECK(s.api.cuMemsetD8(obs, 0, width * sizeof(Word)));
     FL_CHECK(s.api.cuMemsetD8(obs_present, 0, width));
-    FL_CHECK(s.api.cuLaunchKernel(entry, g.x, g.y, g.z, b.x, b.y, b.z, 0, nullptr,
+    FL_CHECK(s.api.cuLaunchKernel(entry, g.x, g.y, g.z, b.x, b.y, b.z, program.launch.dynamic_shared_bytes, nullptr,
                                   params.empty() ? nullptr : params.data(), nullptr));
     const GpuStatus waited = wait_for(s, options.watchdog_seconds, result.message);
     if (waited != GpuStatus::Ok) return waited;

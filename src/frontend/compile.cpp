@@ -28,6 +28,7 @@ std::unique_ptr<Program> compile_program(std::shared_ptr<const SourceFile> sourc
   sema.set_template_values(directives.template_values());
   sema.check_unit();
   directives.apply();
+  sema.size_dynamic_shared(); // `extern __shared__` arrays take their size from the launch
   if (diagnostics.has_errors()) return nullptr;
   return program;
 }

@@ -194,7 +194,7 @@ void DirectiveReader::apply() {
   }
 }
 
-// launch-directive: 'launch' { ( 'grid' | 'block' ) '=' dim }
+// launch-directive: 'launch' { ( 'grid' | 'block' ) '=' dim | ( 'resident' | 'shared' ) '=' constant }
 // dim: constant | '(' constant [ ',' constant [ ',' constant ] ] ')'
 void DirectiveReader::read_launch(Parser& parser) {
   if (m_has_launch) return parser.error(parser.previous().range, "the launch shape is already given");
@@ -203,8 +203,9 @@ void DirectiveReader::read_launch(Parser& parser) {
   launch.range = SourceRange::join(parser.previous().range, parser.peek().range);
   while (!parser.at_end()) {
     const Token& key = parser.peek();
-    if (key.kind != TokenKind::Identifier || (key.text != "grid" && key.text != "block" && key.text != "resident"))
-      return parser.error(key.range, "expected 'grid=', 'block=' or 'resident=', found " + token_text(key));
+    if (key.kind != TokenKind::Identifier ||
+        (key.text != "grid" && key.text != "block" && key.text != "resident" && key.text != "shared"))
+      return parser.error(key.range, "expected 'grid=', 'block=', 'resident=' or 'shared=', found " + token_text(key));
     parser.advance();
     if (!parser.expect(TokenKind::Equal, "'='")) return;
     if (key.text == "resident") {
@@ -215,6 +216,20 @@ void DirectiveReader::read_launch(Parser& parser) {
         return m_diagnostics.error(SourceRange::join(start, parser.previous().range),
                                    "resident= must be at least 1, not " + std::to_string(*value));
       launch.resident_blocks = uint32_t(*value);
+      continue;
+    }
+    if (key.text == "shared") {
+      // At most what one block of an H100 may have: 227 KB (Programming Guide, "Technical
+      // Specifications per Compute Capability", 9.0).
+      constexpr int64_t kMaxSharedBytes = 227 * 1024;
+      const SourceRange start = parser.peek().range;
+      const std::optional<int64_t> value = integer_constant(parser, "the dynamic shared memory in bytes");
+      if (!value) return;
+      if (*value < 1 || *value > kMaxSharedBytes)
+        return m_diagnostics.error(SourceRange::join(start, parser.previous().range),
+                                   "shared= must be between 1 and " + std::to_string(kMaxSharedBytes) +
+                                       " bytes, not " + std::to_string(*value));
+      launch.dynamic_shared_bytes = uint32_t(*value);
       continue;
     }
     const SourceRange start = parser.peek().range;

@@ -72,11 +72,7 @@ void Parser::parse_top_level(TranslationUnit& unit) {
   if (!template_params.empty()) error(first.range, "not supported: variable templates");
   m_pos = declarator_start;
   StorageKind storage = StorageKind::Global;
-  if (spec.is_extern && spec.is_shared) {
-    return skip_unsupported_block(SourceRange::join(first.range, peek().range),
-                                  "dynamic extern __shared__ arrays (declare a __shared__ array of fixed size instead, e.g. __shared__ float s[256])");
-  }
-  if (spec.is_extern) return skip_unsupported_block(first.range, "extern variables");
+  if (spec.is_extern && !spec.is_shared) return skip_unsupported_block(first.range, "extern variables");
   if (spec.is_shared) storage = StorageKind::Shared;
   else if (spec.is_constant) storage = StorageKind::Constant;
   else if (spec.is_device) storage = StorageKind::Global;
@@ -210,6 +206,7 @@ void Parser::parse_variables(std::vector<VarDeclPtr>& out, const DeclSpecifiers&
     auto var = std::make_unique<VarDecl>();
     var->storage = storage;
     var->is_static = spec.is_static;
+    var->dynamic_shared = spec.is_extern && spec.is_shared;
     var->type = parse_pointers(spec.type);
     if (!at(TokenKind::Identifier)) {
       error(peek().range, "expected a variable name, found '" + std::string(peek().text) + "'");

@@ -116,9 +116,7 @@ StmtPtr Parser::parse_declaration_statement() {
   }
   if (!spec.has_type) error(peek().range, "expected a type in the declaration");
   StorageKind storage = StorageKind::Local;
-  if (spec.is_extern && spec.is_shared)
-    error(spec.range, "not supported: dynamic extern __shared__ arrays (declare a __shared__ array of fixed size instead, e.g. __shared__ float s[256])");
-  else if (spec.is_extern) error(spec.range, "not supported: extern variables");
+  if (spec.is_extern && !spec.is_shared) error(spec.range, "not supported: extern variables");
   else if (spec.is_shared) storage = StorageKind::Shared;
   else if (spec.is_device || spec.is_constant)
     error(spec.range, "__device__ and __constant__ variables must be declared at file scope");

@@ -115,6 +115,7 @@ void Sema::check_global(VarDecl& var) {
 }
 
 void Sema::check_array_extent(VarDecl& var) {
+  if (var.dynamic_shared) return check_dynamic_shared(var);
   if (var.array_extents.empty()) return;
   var.is_array = true;
   ExprPtr& extent = var.array_extents[0];
@@ -141,6 +142,41 @@ void Sema::check_array_extent(VarDecl& var) {
   else
     var.array_length = uint32_t(length);
   check_array_fits(var, extent->range);
+}
+
+// `extern __shared__ T a[];` (Programming Guide 7.2.3): its size is the launch's dynamic shared
+// memory, `shared=BYTES` here, known once the directives are applied (size_dynamic_shared).
+// Every such array of a kernel starts at the same address, so two of them alias; that is not
+// modelled, and a second declaration is an error.
+void Sema::check_dynamic_shared(VarDecl& var) {
+  var.is_array = true;
+  var.array_length = 1;
+  if (var.array_extents.size() != 1 || var.array_extents[0] != nullptr || var.initializer) {
+    error(var.name_range, "an extern __shared__ array is declared without a size or initializer, as '" + var.name +
+                              "[]': its size comes from the launch (shared=BYTES in //@ launch)");
+    return;
+  }
+  if (m_dynamic_shared && m_dynamic_shared != &var) {
+    error(var.name_range, "not supported: a second extern __shared__ array ('" + m_dynamic_shared->name +
+                              "' is the first); in CUDA they share one address");
+    return;
+  }
+  m_dynamic_shared = &var;
+}
+
+void Sema::size_dynamic_shared() {
+  if (m_dynamic_shared == nullptr) return;
+  VarDecl& var = *m_dynamic_shared;
+  const uint32_t bytes = m_program.launch.dynamic_shared_bytes;
+  const uint64_t element = var.type.size();
+  if (bytes == 0)
+    return error(var.name_range, "the extern __shared__ array '" + var.name +
+                                     "' needs the launch's dynamic shared memory: add shared=BYTES to //@ launch");
+  if (bytes < element)
+    return error(var.name_range, "shared=" + std::to_string(bytes) + " is smaller than one element of '" +
+                                     var.name + "'");
+  var.array_length = uint32_t(bytes / element);
+  m_program.memory_objects[var.object_id].element_count = var.array_length;
 }
 
 void Sema::check_array_fits(VarDecl& var, SourceRange range) {

@@ -217,6 +217,8 @@ struct VarDecl {
   std::vector<ExprPtr> array_extents;  ///< empty for scalars; one per dimension as written
   ExprPtr initializer;                 ///< may be an InitList; for parameters, the default value
   bool is_static = false;
+  /** `extern __shared__ T a[];`: sized by the launch (`shared=BYTES`), not by the declarator. */
+  bool dynamic_shared = false;
 
   // sema:
   bool is_array = false;

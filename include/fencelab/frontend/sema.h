@@ -21,6 +21,9 @@ public:
   }
   /** Checks every global and function of program.unit; creates the variables' memory objects. */
   void check_unit();
+  /** Sizes the extern __shared__ array, if any, from the launch's shared=BYTES (after the
+   *  directives are applied); reports a missing or too small size. */
+  void size_dynamic_shared();
 
   /** Checks a directive's constant expression (no variables in scope); its value as a word of
    *  expr->type, or nullopt after reporting why not. */
@@ -51,6 +54,7 @@ private:
   void check_array_extent(VarDecl& var);
   /** Local and shared arrays within what a GPU gives a thread and a block. */
   void check_array_fits(VarDecl& var, SourceRange range);
+  void check_dynamic_shared(VarDecl& var);
   void check_variable_initializer(VarDecl& var);
   void add_memory_object(VarDecl& var);
   void declare(VarDecl& var);
@@ -100,6 +104,7 @@ private:
   void check_math_call(Call& call, const BuiltinInfo& info);
 
   Program& m_program;
+  VarDecl* m_dynamic_shared = nullptr; ///< the extern __shared__ array, once declared
   DiagnosticSink& m_diagnostics;
   std::unordered_map<std::string, int64_t> m_template_values;
   std::unordered_map<std::string, FunctionDecl*> m_functions;

@@ -60,6 +60,9 @@ struct LaunchConfig {
   /** `resident=N`: at most N blocks resident at once, as on a smaller GPU (0: the Machine's
    *  default; `--resident-blocks` overrides both). */
   uint32_t resident_blocks = 0;
+  /** `shared=BYTES`: each block's dynamic shared memory, the size of its `extern __shared__`
+   *  array (the launch's third parameter in CUDA); 0 when not given. */
+  uint32_t dynamic_shared_bytes = 0;
   SourceRange range; ///< the `//@ launch` directive (or the kernel, when defaulted)
   /** Set when --grid or --block replaced the directive's shape (program/launch_shape.h);
    *  witness tokens then replay only with the same options. */
