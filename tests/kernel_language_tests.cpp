@@ -156,3 +156,35 @@ __global__ void sum(const int* in, int* out) {
         std::vector<std::string>{"not supported: a second extern __shared__ array ('a' is the first); in CUDA "
                                  "they share one address"});
 }
+
+TEST_CASE("multi-dimensional arrays are row-major runs of elements, indexed in every dimension",
+          "[frontend][language]") {
+  CHECK(outcomes(R"(
+//@ launch grid=1 block=1
+//@ observe out
+__device__ int g[2][3][4];
+__device__ int out[4];
+__global__ void k() {
+  int local[2][2];
+  local[1][0] = 3;
+  g[1][2][3] = 7;
+  out[0] = local[1][0] + g[1][2][3];
+  out[1] = sizeof(g);
+  int* p = &g[1][0][0];
+  out[2] = p[11];                 // g[1][2][3], row-major
+  __shared__ float tile[2][3];
+  tile[1][2] = 2.5f;
+  out[3] = (int)(tile[1][2] * 2);
+}
+)") == std::set<std::string>{"out[0]=10 out[1]=96 out[2]=7 out[3]=5"});
+  CHECK(compile_error_messages(R"(
+//@ launch grid=1 block=1
+__device__ int g[2][3];
+__device__ int h[2][3] = {1, 2, 3, 4, 5, 6};
+__global__ void k() { int* row = g[1]; }
+)") == std::vector<std::string>{
+             "not supported: initializers of multi-dimensional arrays (and leaving out their size)",
+             "not supported: indexing 'g' with 1 of its 2 dimensions (a row of a multi-dimensional array); index "
+             "every dimension",
+         });
+}

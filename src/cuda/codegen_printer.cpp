@@ -181,6 +181,11 @@ std::string CudaPrinter::expr(const Expr& e) {
   case ExprKind::Call: return call(as<Call>(e));
   case ExprKind::Index: {
     const auto& i = as<Index>(e);
+    // Sema flattened `a[i][j]` on a multi-dimensional array to one index: the array is
+    // indexed as the row-major run of elements it is.
+    if (i.base->kind == ExprKind::NameRef && as<NameRef>(*i.base).variable != nullptr &&
+        !as<NameRef>(*i.base).variable->dimensions.empty())
+      return fmt::format("((({}*){})[{}])", cuda_type(i.type), expr(*i.base), expr(*i.index));
     return fmt::format("({}[{}])", expr(*i.base), expr(*i.index));
   }
   case ExprKind::Cast: {

@@ -225,13 +225,16 @@ VarDeclPtr Parser::parse_declarator_rest(VarDeclPtr var) {
     const SourceRange open = advance().range;
     var->array_extents.push_back(at(TokenKind::RightBracket) ? nullptr : parse_expression());
     expect(TokenKind::RightBracket, "']'");
-    if (at(TokenKind::LeftBracket)) {
-      const SourceRange second = peek().range;
-      while (accept(TokenKind::LeftBracket)) {
-        while (!at_end() && !at(TokenKind::RightBracket) && !at(TokenKind::Semicolon)) advance();
-        accept(TokenKind::RightBracket);
+    // Further dimensions (`float tile[32][33]`), each with its size (C++ [dcl.array]/3).
+    while (at(TokenKind::LeftBracket)) {
+      const SourceRange bracket = advance().range;
+      if (at(TokenKind::RightBracket)) error(SourceRange::join(open, bracket), "only the first dimension of an array may be left out");
+      else var->array_extents.push_back(parse_expression());
+      expect(TokenKind::RightBracket, "']'");
+      if (var->array_extents.size() > 4) {
+        error(SourceRange::join(open, previous().range), "not supported: arrays of more than 4 dimensions");
+        break;
       }
-      error(SourceRange::join(open, second), "not supported: multi-dimensional arrays");
     }
   }
   if (accept(TokenKind::Equal) || at(TokenKind::LeftBrace)) {

@@ -116,6 +116,7 @@ void Sema::check_global(VarDecl& var) {
 
 void Sema::check_array_extent(VarDecl& var) {
   if (var.dynamic_shared) return check_dynamic_shared(var);
+  if (var.array_extents.size() > 1) return check_dimensions(var);
   if (var.array_extents.empty()) return;
   var.is_array = true;
   ExprPtr& extent = var.array_extents[0];
@@ -177,6 +178,39 @@ void Sema::size_dynamic_shared() {
                                      var.name + "'");
   var.array_length = uint32_t(bytes / element);
   m_program.memory_objects[var.object_id].element_count = var.array_length;
+}
+
+// A multi-dimensional array (C++ [dcl.array]): one array of the product of its extents, laid
+// out row-major; `a[i][j]` is rewritten to the element it designates (check_index).
+void Sema::check_dimensions(VarDecl& var) {
+  var.is_array = true;
+  var.array_length = 1;
+  if (var.array_extents.front() == nullptr || var.initializer) {
+    error(var.name_range, "not supported: initializers of multi-dimensional arrays (and leaving out their size)");
+    var.initializer.reset(); // reported: not checked again as a one-dimensional list
+    return;
+  }
+  uint64_t total = 1;
+  std::vector<uint32_t> dimensions;
+  for (ExprPtr& extent : var.array_extents) {
+    check_expr(extent);
+    const std::optional<Word> value = extent->type.is_integer() ? fold(*extent) : std::nullopt;
+    const int64_t length = value ? word_to_int(*value, extent->type) : 0;
+    if (!value || length <= 0 || length > kMaxArrayLength) {
+      error(extent->range, "each size of array '" + var.name + "' must be an integer constant between 1 and " +
+                               std::to_string(kMaxArrayLength));
+      return;
+    }
+    dimensions.push_back(uint32_t(length));
+    total *= uint64_t(length);
+    if (total > kMaxArrayLength) {
+      error(extent->range, "array '" + var.name + "' has more than " + std::to_string(kMaxArrayLength) + " elements");
+      return;
+    }
+  }
+  var.dimensions = std::move(dimensions);
+  var.array_length = uint32_t(total);
+  check_array_fits(var, SourceRange::join(var.array_extents.front()->range, var.array_extents.back()->range));
 }
 
 void Sema::check_array_fits(VarDecl& var, SourceRange range) {

@@ -322,6 +322,46 @@ void Sema::check_conditional(Conditional& conditional) {
   }
 }
 
+bool Sema::flatten_multidimensional_index(ExprPtr& expr) {
+  // The chain a[i][j]...: indexes from the outermost, down to the array's name.
+  std::vector<Index*> chain;
+  Expr* at = expr.get();
+  while (at->kind == ExprKind::Index) {
+    chain.push_back(&as<Index>(*at));
+    at = as<Index>(*at).base.get();
+  }
+  if (at->kind != ExprKind::NameRef) return false;
+  const Symbol* symbol = lookup(as<NameRef>(*at).name);
+  if (symbol == nullptr || symbol->variable == nullptr || symbol->variable->dimensions.empty()) return false;
+  const std::vector<uint32_t>& dimensions = symbol->variable->dimensions;
+  if (chain.size() != dimensions.size()) {
+    error(expr->range, "not supported: indexing '" + symbol->variable->name + "' with " + std::to_string(chain.size()) +
+                           " of its " + std::to_string(dimensions.size()) +
+                           " dimensions (a row of a multi-dimensional array); index every dimension");
+    expr = std::make_unique<Literal>(ExprKind::IntegerLiteral, expr->range, Word(0), Type::of(ScalarType::Int));
+    return true;
+  }
+  // Row-major: ((i0 * E1 + i1) * E2 + i2) ... (C++ [dcl.array]/9). Indexes are taken as long
+  // long so that the sum cannot wrap before the bounds check.
+  const auto widen = [](ExprPtr e) {
+    const SourceRange range = e->range;
+    return ExprPtr(std::make_unique<Cast>(range, Type::of(ScalarType::LongLong), std::move(e), false));
+  };
+  ExprPtr flat = widen(std::move(chain.back()->index));
+  for (size_t d = 1; d < dimensions.size(); ++d) {
+    ExprPtr& next = chain[chain.size() - 1 - d]->index;
+    const SourceRange range = SourceRange::join(flat->range, next->range);
+    ExprPtr extent =
+        std::make_unique<Literal>(ExprKind::IntegerLiteral, range, Word(dimensions[d]), Type::of(ScalarType::LongLong));
+    ExprPtr scaled = std::make_unique<Binary>(range, BinaryOp::Multiply, std::move(flat), std::move(extent));
+    flat = std::make_unique<Binary>(range, BinaryOp::Add, std::move(scaled), widen(std::move(next)));
+  }
+  const SourceRange range = expr->range;
+  ExprPtr name = std::move(chain.back()->base);
+  expr = std::make_unique<Index>(range, std::move(name), std::move(flat));
+  return true;
+}
+
 void Sema::check_index(ExprPtr& expr) {
   auto& index = as<Index>(*expr);
   index.type = Type::of(ScalarType::Int);
@@ -344,20 +384,22 @@ void Sema::check_index(ExprPtr& expr) {
     error(index.range, "'" + label + "' is not an observed item");
     return;
   }
-  check_expr(index.base);
-  check_expr(index.index);
-  const Type base = index.base->type;
+  if (flatten_multidimensional_index(expr) && expr->kind != ExprKind::Index) return; // partly indexed: reported
+  auto& flat = as<Index>(*expr); // `index`, or what replaced it
+  check_expr(flat.base);
+  check_expr(flat.index);
+  const Type base = flat.base->type;
   if (!base.is_pointer() || base.pointee().is_void()) {
-    error(index.base->range, "cannot index a value of type '" + base.to_string() + "'");
+    error(flat.base->range, "cannot index a value of type '" + base.to_string() + "'");
     return;
   }
-  if (!index.index->type.is_integer()) {
-    error(index.index->range, "an index must be an integer, not '" + index.index->type.to_string() + "'");
+  if (!flat.index->type.is_integer()) {
+    error(flat.index->range, "an index must be an integer, not '" + flat.index->type.to_string() + "'");
     return;
   }
-  promote(index.index);
-  index.type = base.pointee();
-  index.is_lvalue = true;
+  promote(flat.index);
+  flat.type = base.pointee();
+  flat.is_lvalue = true;
 }
 
 // Explicit conversions: between arithmetic types, between pointer types, a null constant to a

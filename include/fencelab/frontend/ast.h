@@ -223,6 +223,9 @@ struct VarDecl {
   // sema:
   bool is_array = false;
   uint32_t array_length = 0;  ///< total elements, when is_array
+  /** A multi-dimensional array's extents, outermost first (`float t[32][33]`: {32, 33}); its
+   *  elements are laid out row-major, one array of array_length; empty for one dimension. */
+  std::vector<uint32_t> dimensions;
   uint32_t slot = 0;          ///< Local/Param: frame slot (for a local array, holds its pointer)
   uint32_t object_id = 0;     ///< Global/Shared/Constant: index into Program::memory_objects
   bool address_taken = false; ///< a local whose address is taken (not supported: diagnosed)

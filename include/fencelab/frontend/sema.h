@@ -55,6 +55,10 @@ private:
   /** Local and shared arrays within what a GPU gives a thread and a block. */
   void check_array_fits(VarDecl& var, SourceRange range);
   void check_dynamic_shared(VarDecl& var);
+  void check_dimensions(VarDecl& var);
+  /** `a[i][j]` on a multi-dimensional array: rewritten to `a[i * E1 + j]`; false when `expr`
+   *  is not such an access (an error was reported if it is one partly indexed). */
+  bool flatten_multidimensional_index(ExprPtr& expr);
   void check_variable_initializer(VarDecl& var);
   void add_memory_object(VarDecl& var);
   void declare(VarDecl& var);
