@@ -28,7 +28,6 @@ public:
   /** Raises entries of one block (pairs of thread index in the block and value) to at least
    *  the values given. */
   void raise(uint32_t block, std::span<const std::pair<uint32_t, uint32_t>> entries, uint32_t threads_per_block);
-  bool same_as(const VectorClock& other) const { return m_chunks == other.m_chunks; }
 
 private:
   struct Chunk {

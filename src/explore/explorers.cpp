@@ -10,7 +10,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <map>
 
 namespace fencelab {
 

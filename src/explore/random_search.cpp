@@ -93,18 +93,16 @@ uint64_t chunk_count(uint64_t runs) { return (runs + kRunsPerChunk - 1) / kRunsP
 /** Every chunk in turn, on this thread. */
 void search_serially(const Searcher& s, OutcomeTable& table, ExplorationResult& result) {
   for (uint64_t chunk = 0; chunk < chunk_count(s.options.runs) && result.executions < s.options.runs; ++chunk) {
+    const uint64_t before = result.executions;
     ChunkResult part;
     bool stopped = false;
     run_chunk(s, chunk, part, [&](size_t depth) {
       if (!s.options.control) return false;
-      const uint64_t before = result.executions;
-      result.executions += part.executions; // what the progress line shows
-      stopped = s.options.control->should_stop(result, depth);
-      result.executions = before;
-      return stopped;
+      result.executions = before + part.executions; // what the progress line shows
+      return stopped = s.options.control->should_stop(result, depth);
     });
     table.merge(std::move(part.table));
-    result.executions += part.executions;
+    result.executions = before + part.executions;
     result.events += part.events;
     if (stopped) return;
   }

@@ -258,7 +258,7 @@ ExecutionResult Machine::Impl::run(MemoryModel& the_model, ChoiceSource& the_cho
 }
 
 void SimThread::reset_for_reuse() {
-  // Buffers whose memory is worth keeping: moved out, emptied, moved back into the fresh state.
+  // Buffers whose memory is worth keeping: moved out, then given back empty to the fresh state.
   std::vector<Word> kept_slots = std::move(slots);
   std::vector<Frame> kept_frames = std::move(frames);
   ThreadSnapshot kept[] = {std::move(loop_state), std::move(last_snapshot), std::move(snapshot),
@@ -266,18 +266,17 @@ void SimThread::reset_for_reuse() {
   // Rebuilt in place (cheaper than assigning a temporary: no member-wise moves).
   std::destroy_at(this);
   std::construct_at(this);
-  kept_slots.clear();
-  kept_frames.clear();
-  slots = std::move(kept_slots);
-  frames = std::move(kept_frames);
+  const auto give_back = [](auto& into, auto& buffer) {
+    buffer.clear();
+    into = std::move(buffer);
+  };
+  give_back(slots, kept_slots);
+  give_back(frames, kept_frames);
   ThreadSnapshot* fresh[] = {&loop_state, &last_snapshot, &snapshot, &barrier_snapshot};
   for (size_t i = 0; i < std::size(kept); ++i) {
-    kept[i].frames.clear();
-    kept[i].slots.clear();
-    kept[i].local_arrays.clear();
-    fresh[i]->frames = std::move(kept[i].frames);
-    fresh[i]->slots = std::move(kept[i].slots);
-    fresh[i]->local_arrays = std::move(kept[i].local_arrays);
+    give_back(fresh[i]->frames, kept[i].frames);
+    give_back(fresh[i]->slots, kept[i].slots);
+    give_back(fresh[i]->local_arrays, kept[i].local_arrays);
   }
 }
 
