@@ -188,3 +188,81 @@ __global__ void k() { int* row = g[1]; }
              "every dimension",
          });
 }
+
+TEST_CASE("a type template parameter is deduced from the kernel's buffers, or given by //@ template",
+          "[frontend][language][templates]") {
+  // T from `arg in: float[...]`; blockSize from the directive; `add<T>`, `add(...)` and `T(0)`.
+  const std::string reduction = R"(
+//@ template blockSize=4
+//@ launch grid=1 block=4
+//@ arg in: float[4] = {0.5, 1, 2, 4}
+//@ arg out: float[1] = 0
+//@ observe out
+template <typename T>
+__device__ T add(T a, T b) { return a + b; }
+template <class T, unsigned int blockSize>
+__global__ void reduce(const T* in, T* out) {
+  __shared__ T s[blockSize];
+  unsigned tid = threadIdx.x;
+  s[tid] = in[tid];
+  __syncthreads();
+  for (unsigned k = blockSize / 2; k > 0; k >>= 1) {
+    if (tid < k) s[tid] = add<T>(s[tid], s[tid + k]);
+    __syncthreads();
+  }
+  if (tid == 0) out[0] = add(s[0], T(0));
+}
+)";
+  CHECK(outcomes(reduction) == std::set<std::string>{"out[0]=7.5"});
+  // Given: T=double; the shared array holds doubles, so 1/3 keeps its precision past float's.
+  CHECK(outcomes(R"(
+//@ template T=double
+//@ launch grid=1 block=1
+//@ observe out
+__device__ int out;
+template <typename T> __global__ void k() {
+  T third = T(1) / 3;
+  out = (third * 3e9 - 1e9) * 1e6 < 1 ? 1 : 0;
+}
+)") == std::set<std::string>{"out=1"});
+}
+
+TEST_CASE("a helper's type parameter is deduced from its first call", "[frontend][language][templates]") {
+  CHECK(outcomes(R"(
+//@ launch grid=1 block=2
+//@ observe out
+__device__ unsigned out[2];
+template <typename T>
+__device__ T twice(T a) { return a + a; }
+template <typename T>
+__device__ void store(T* p, T v) { *p = v; }
+__global__ void k() {
+  store(&out[threadIdx.x], twice(threadIdx.x + 1));
+}
+)") == std::set<std::string>{"out[0]=2 out[1]=4"});
+}
+
+TEST_CASE("a second instantiation and an unbound type parameter are named at their place",
+          "[frontend][language][templates]") {
+  CHECK(compile_error_messages(R"(
+//@ launch grid=1 block=1
+//@ template T=double
+__device__ int out;
+template <typename T> __device__ T twice(T a) { return a + a; }
+__global__ void k() { out = twice(1); }
+)") == std::vector<std::string>{"not supported: a second instantiation of 'twice' (argument 1 is 'int', but 'T' "
+                                "stands for 'double' here: fencelab instantiates a template once)"});
+  CHECK(compile_error_messages(R"(
+//@ launch grid=1 block=1
+__device__ int out;
+template <typename T> __device__ T zero() { return T(0); }
+__global__ void k() { out = zero(); }
+)") == std::vector<std::string>{"template type parameter 'T' of 'zero' has no type: give it with //@ template T=TYPE"});
+  CHECK(compile_error_messages(R"(
+//@ launch grid=1 block=1
+//@ arg out: int[1] = 0
+template <typename T> __device__ T twice(T a) { return a + a; }
+template <typename T> __global__ void k(T* out) { *out = twice<float>(1); }
+)") == std::vector<std::string>{"not supported: a second instantiation of a template ('T' is 'int' in this file, "
+                                "from //@ template or the kernel's arguments)"});
+}

@@ -5,8 +5,14 @@
 
 namespace fencelab {
 
-std::unique_ptr<Program> compile_program(std::shared_ptr<const SourceFile> source,
-                                         DiagnosticSink& diagnostics, const CompileOptions& options) {
+namespace {
+
+/** One compilation into `diagnostics`; `deduced` receives the types sema deduced for type
+ *  template parameters that nothing bound (empty when none were needed). */
+std::unique_ptr<Program> compile_once(std::shared_ptr<const SourceFile> source, DiagnosticSink& diagnostics,
+                                      const CompileOptions& options,
+                                      const std::unordered_map<std::string, Type>& deduced_before,
+                                      std::unordered_map<std::string, Type>& deduced) {
   auto program = std::make_unique<Program>();
   program->source = source;
   const SourceRange whole{0, uint32_t(source->text().size())};
@@ -17,19 +23,62 @@ std::unique_ptr<Program> compile_program(std::shared_ptr<const SourceFile> sourc
   // Past the expansion limit the tokens are cut short: parsing them would only add errors
   // about the cut to the one that explains it.
   if (preprocessor.exhausted()) return nullptr;
-  Parser parser(std::move(tokens), diagnostics);
-  program->unit = parser.parse_translation_unit();
-
+  // The directives are lexed first: `template` gives the parser the types of type template
+  // parameters and sema the values of the others.
   Sema sema(*program, diagnostics);
   DirectiveReader directives(*program, sema, preprocessor, diagnostics);
   directives.set_kernel(options.kernel);
-  directives.read(lexed.directive_lines); // `template` values are needed by sema
+  directives.read(lexed.directive_lines);
   if (preprocessor.exhausted()) return nullptr;
+  Parser parser(std::move(tokens), diagnostics);
+  TemplateTypeHints hints = directives.template_type_hints();
+  for (const auto& [name, type] : deduced_before) hints.given.emplace(name, type);
+  parser.set_template_type_hints(std::move(hints));
+  program->unit = parser.parse_translation_unit();
+
   sema.set_template_values(directives.template_values());
   sema.check_unit();
+  deduced = sema.deduced_template_types();
+  if (!deduced.empty()) return nullptr;
   directives.apply();
   sema.size_dynamic_shared(); // `extern __shared__` arrays take their size from the launch
   if (diagnostics.has_errors()) return nullptr;
+  return program;
+}
+
+void forward(const DiagnosticSink& from, DiagnosticSink& to) {
+  for (const Diagnostic& diagnostic : from.diagnostics()) {
+    switch (diagnostic.severity) {
+    case Severity::Error: to.error(diagnostic.range, diagnostic.message); break;
+    case Severity::Warning: to.warning(diagnostic.range, diagnostic.message); break;
+    case Severity::Note: to.note(diagnostic.range, diagnostic.message); break;
+    }
+  }
+}
+
+} // namespace
+
+std::unique_ptr<Program> compile_program(std::shared_ptr<const SourceFile> source,
+                                         DiagnosticSink& diagnostics, const CompileOptions& options) {
+  // A type template parameter that neither `//@ template` nor the kernel's buffers bind is
+  // deduced from the first call that fixes it; the parser has by then read the template with a
+  // stand-in type, so the file is compiled a second time with the deduced types given. Only
+  // the last compilation's diagnostics are kept.
+  std::unordered_map<std::string, Type> deduced, deduced_before;
+  DiagnosticSink first;
+  std::unique_ptr<Program> program = compile_once(source, first, options, deduced_before, deduced);
+  if (deduced.empty()) {
+    forward(first, diagnostics);
+    return program;
+  }
+  deduced_before = std::move(deduced);
+  DiagnosticSink second;
+  program = compile_once(source, second, options, deduced_before, deduced);
+  forward(second, diagnostics);
+  if (!deduced.empty()) { // cannot happen: every parameter the first pass deduced is now given
+    diagnostics.error(SourceRange{0, 0}, "internal: template deduction did not settle");
+    return nullptr;
+  }
   return program;
 }
 

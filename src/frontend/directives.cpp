@@ -69,10 +69,13 @@ void DirectiveReader::read(const std::vector<SourceRange>& lines) {
       const size_t errors = m_diagnostics.error_count();
       read_template(parser);
       if (m_diagnostics.error_count() == errors) finish(parser);
+    } else if (word == "arg") {
+      note_buffer_element_type(line);
+      m_pending.push_back({&line, word});
     } else if (word == "kernel") {
       if (m_kernel_line) m_diagnostics.error(keyword.range, "the kernel is already chosen by an earlier //@ kernel");
       else m_kernel_line = &line;
-    } else if (word == "launch" || word == "arg" || word == "init" || word == "observe" || word == "expect") {
+    } else if (word == "launch" || word == "init" || word == "observe" || word == "expect") {
       m_pending.push_back({&line, word});
     } else {
       m_diagnostics.error(keyword.range, "unknown directive " + token_text(keyword) +
@@ -111,17 +114,45 @@ std::optional<Word> DirectiveReader::value_constant(Parser& parser, const Type& 
   return convert_word(*value, expr->type, type);
 }
 
-// template-directive: 'template' { NAME '=' constant }
+// template-directive: 'template' { NAME '=' ( constant | type-name ) }
 void DirectiveReader::read_template(Parser& parser) {
   while (!parser.at_end()) {
     if (!parser.at(TokenKind::Identifier)) return parser.error(parser.peek().range, "expected a template parameter name");
     const Token& name = parser.advance();
+    const std::string key(name.text);
     if (!parser.expect(TokenKind::Equal, "'=' after the template parameter name")) return;
+    if (m_template_values.count(key) || m_template_type_hints.given.count(key))
+      m_diagnostics.error(name.range, "template parameter '" + key + "' is given twice");
+    if (parser.is_type_start()) {
+      const std::optional<Type> type = parser.parse_type_name();
+      if (!type) return;
+      m_template_type_hints.given.emplace(key, *type);
+      continue;
+    }
     std::optional<int64_t> value = integer_constant(parser, "a template argument");
     if (!value) return;
-    if (!m_template_values.emplace(std::string(name.text), *value).second)
-      m_diagnostics.error(name.range, "template parameter '" + std::string(name.text) + "' is given twice");
+    m_template_values.emplace(key, *value);
   }
+}
+
+TemplateTypeHints DirectiveReader::template_type_hints() const {
+  TemplateTypeHints hints = m_template_type_hints;
+  hints.kernel = m_kernel_override;
+  if (hints.kernel.empty() && m_kernel_line && m_kernel_line->tokens.size() > 1 &&
+      m_kernel_line->tokens[1].kind == TokenKind::Identifier)
+    hints.kernel = std::string(m_kernel_line->tokens[1].text);
+  return hints;
+}
+
+// `arg NAME: TYPE[...]`, read ahead of the kernel for template deduction (parse_templates.cpp);
+// the directive itself is read, and its errors reported, after sema.
+void DirectiveReader::note_buffer_element_type(const DirectiveLine& line) {
+  const std::vector<Token>& tokens = line.tokens;
+  if (tokens.size() < 4 || tokens[1].kind != TokenKind::Identifier || tokens[2].kind != TokenKind::Colon) return;
+  DiagnosticSink ignored; // reported when the directive is read for real
+  Parser parser(std::vector<Token>(tokens.begin() + 3, tokens.end()), ignored);
+  if (const std::optional<Type> type = parser.parse_type_name(); type && !ignored.has_errors())
+    m_template_type_hints.buffer_element_types.emplace(std::string(tokens[1].text), *type);
 }
 
 void DirectiveReader::choose_kernel() {
@@ -158,6 +189,13 @@ void DirectiveReader::choose_kernel() {
   }
   launch.range = launch.kernel->name_range;
   for (const TemplateParam& param : launch.kernel->template_params) {
+    if (param.is_type) {
+      if (param.is_unbound)
+        m_diagnostics.error(param.range, "kernel template type parameter '" + param.name + "' has no type (give it with "
+                                         "//@ template " + param.name + "=TYPE, or pass a buffer argument declared " +
+                                         param.name + "*)");
+      continue;
+    }
     auto value = m_template_values.find(param.name);
     if (value == m_template_values.end())
       m_diagnostics.error(param.range, "kernel template parameter '" + param.name +

@@ -6,6 +6,7 @@ namespace fencelab {
 // translation-unit: { top-level-declaration }
 TranslationUnit Parser::parse_translation_unit() {
   TranslationUnit unit;
+  bind_template_types();
   while (!at_end()) {
     const size_t before = m_pos;
     if (!skip_host_declaration(unit)) parse_top_level(unit);
@@ -85,36 +86,6 @@ void Parser::parse_top_level(TranslationUnit& unit) {
   parse_variables(unit.globals, spec, storage);
 }
 
-// template-header: 'template' '<' template-param { ',' template-param } '>'
-// template-param: type-specifiers identifier        (non-type parameters only)
-std::vector<TemplateParam> Parser::parse_template_header() {
-  std::vector<TemplateParam> params;
-  advance(); // template
-  if (!expect(TokenKind::Less, "'<' after 'template'")) return params;
-  while (!at_end() && !at(TokenKind::Greater)) {
-    if (at(TokenKind::KwTypename) || at(TokenKind::KwClass)) {
-      error(peek().range, "not supported: type template parameters (use template<int N>)");
-      advance();
-    } else {
-      DeclSpecifiers spec;
-      parse_decl_specifiers(spec);
-      if (!spec.has_type || !spec.type.is_integer()) {
-        error(peek().range, "expected an integer template parameter");
-      }
-      if (at(TokenKind::Identifier)) {
-        const Token& name = advance();
-        params.push_back({std::string(name.text), name.range, spec.type});
-      } else {
-        error(peek().range, "expected a template parameter name");
-      }
-      if (accept(TokenKind::Equal)) parse_conditional_expression(); // default: ignored
-    }
-    if (!accept(TokenKind::Comma)) break;
-  }
-  expect(TokenKind::Greater, "'>' to end the template parameters");
-  return params;
-}
-
 // function-rest: '(' [ 'void' | parameter { ',' parameter } ] ')' ( compound | ';' )
 void Parser::parse_function(TranslationUnit& unit, const DeclSpecifiers& spec, Type return_type,
                             const Token& name, std::vector<TemplateParam> template_params) {
@@ -159,11 +130,7 @@ void Parser::parse_function(TranslationUnit& unit, const DeclSpecifiers& spec, T
     }
     return;
   }
-  if (!function->template_params.empty()) {
-    std::vector<std::string> names;
-    for (const TemplateParam& param : function->template_params) names.push_back(param.name);
-    m_template_functions[function->name] = std::move(names);
-  }
+  if (!function->template_params.empty()) m_template_functions[function->name] = function->template_params;
   if (at(TokenKind::LeftBrace)) {
     function->body = parse_compound();
   } else {
@@ -182,6 +149,7 @@ VarDeclPtr Parser::parse_parameter() {
   parse_decl_specifiers(spec);
   if (!spec.has_type) error(start, "expected a parameter type, found '" + std::string(peek().text) + "'");
   param->type = parse_pointers(spec.type);
+  param->template_type = spec.template_type;
   param->name_range = {start.begin, start.begin};
   if (at(TokenKind::Identifier)) {
     const Token& name = advance();

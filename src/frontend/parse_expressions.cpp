@@ -333,23 +333,8 @@ ExprPtr Parser::parse_identifier_expression() {
     return placeholder(name.range);
   }
   auto templ = m_template_functions.find(text);
-  if (templ != m_template_functions.end() && at(TokenKind::Less)) {
-    // template-args: '<' shift-expression { ',' shift-expression } '>'; each must name the
-    // callee's own parameter, since template values come from `//@ template`.
-    advance();
-    size_t index = 0;
-    while (!at_end() && !at(TokenKind::Greater)) {
-      ExprPtr arg = parse_binary(8);
-      const bool same = arg->kind == ExprKind::NameRef && index < templ->second.size() &&
-                        as<NameRef>(*arg).name == templ->second[index];
-      if (!same)
-        error(arg->range, "not supported: explicit template arguments other than the parameter's "
-                          "own name (template values come from //@ template)");
-      ++index;
-      if (!accept(TokenKind::Comma)) break;
-    }
-    expect(TokenKind::Greater, "'>' after the template arguments");
-  }
+  const bool explicit_arguments = templ != m_template_functions.end() && at(TokenKind::Less);
+  if (explicit_arguments) parse_explicit_template_arguments(templ->second);
   if (at(TokenKind::LeftParen)) {
     // call: identifier '(' [ assignment-expression { ',' assignment-expression } ] ')'
     advance();
@@ -359,8 +344,10 @@ ExprPtr Parser::parse_identifier_expression() {
       if (!accept(TokenKind::Comma)) break;
     }
     expect(TokenKind::RightParen, "')' after the arguments");
-    return std::make_unique<Call>(SourceRange::join(name.range, previous().range), text, name.range,
-                                  std::move(args));
+    auto call = std::make_unique<Call>(SourceRange::join(name.range, previous().range), text, name.range,
+                                       std::move(args));
+    call->explicit_template_arguments = explicit_arguments;
+    return call;
   }
   return std::make_unique<NameRef>(name.range, text);
 }

@@ -180,6 +180,7 @@ bool Parser::parse_decl_specifiers(DeclSpecifiers& spec) {
       if (const auto alias = m_type_aliases.find(std::string(token.text)); alias != m_type_aliases.end()) {
         base = Base::Alias;
         alias_type = alias->second;
+        if (m_template_types.count(alias->first)) spec.template_type = alias->first;
         break;
       }
       auto it = typedef_names().find(token.text);

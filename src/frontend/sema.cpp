@@ -323,6 +323,7 @@ void Sema::check_function(FunctionDecl& function) {
 
   push_scope();
   for (const TemplateParam& param : function.template_params) {
+    if (param.is_type) continue; // a type name, resolved by the parser (parse_templates.cpp)
     Symbol symbol;
     symbol.type = param.type;
     auto value = m_template_values.find(param.name);

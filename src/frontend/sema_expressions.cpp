@@ -469,6 +469,55 @@ void Sema::check_call(ExprPtr& expr) {
     error(call.callee_range, "unknown function '" + call.callee + "'");
 }
 
+// A function template has one instantiation (parse_templates.cpp): a call may use it only when
+// each type parameter has a type, and, when the call deduces (no `<...>`), only when each
+// argument for a parameter declared with `T` has the very type `T` stands for; C++ would
+// instantiate another copy for any other type ([temp.deduct.call]).
+// Template argument deduction from a call (C++ [temp.deduct.call], the simple case): a parameter
+// declared `T` or `T*`... takes T from its argument's type with the declarator's pointers removed,
+// top-level qualifiers dropped. The first call that deduces T fixes it for the file.
+bool Sema::deduce_template_type(const Call& call, const FunctionDecl& function, const TemplateParam& param) {
+  for (size_t i = 0; i < call.args.size() && i < function.params.size(); ++i) {
+    const VarDecl& declared = *function.params[i];
+    if (declared.template_type != param.name) continue;
+    const Type& argument = call.args[i]->type;
+    // `T` bound to a pointer type is not modelled; nor is a void argument.
+    if (argument.pointer_depth != declared.type.pointer_depth || argument.scalar == ScalarType::Void) return false;
+    // A second call deducing another type is reported by the second compilation's check below.
+    m_deduced_template_types.emplace(param.name, Type::of(argument.scalar));
+    return true;
+  }
+  return false;
+}
+
+bool Sema::check_template_instantiation(const Call& call, const FunctionDecl& function) {
+  bool deduced_now = false;
+  for (const TemplateParam& param : function.template_params) {
+    if (!param.is_type || !param.is_unbound) continue;
+    if (deduce_template_type(call, function, param)) {
+      deduced_now = true;
+      continue;
+    }
+    error(call.callee_range, "template type parameter '" + param.name + "' of '" + function.name +
+                                 "' has no type: give it with //@ template " + param.name + "=TYPE");
+    return false;
+  }
+  if (deduced_now) return false; // the file is compiled again with the deduced type (compile.cpp)
+  if (call.explicit_template_arguments) return true;
+  for (size_t i = 0; i < call.args.size() && i < function.params.size(); ++i) {
+    const VarDecl& param = *function.params[i];
+    const Type& given = call.args[i]->type;
+    if (param.template_type.empty() || (given.scalar == param.type.scalar && given.pointer_depth == param.type.pointer_depth))
+      continue;
+    error(call.args[i]->range, "not supported: a second instantiation of '" + function.name + "' (argument " +
+                                   std::to_string(i + 1) + " is '" + unqualified(given).to_string() + "', but '" +
+                                   param.template_type + "' stands for '" + unqualified(param.type).to_string() +
+                                   "' here: fencelab instantiates a template once)");
+    return false;
+  }
+  return true;
+}
+
 void Sema::check_function_call(Call& call) {
   const FunctionDecl* function = m_functions.at(call.callee);
   call.type = unqualified(function->return_type);
@@ -488,6 +537,7 @@ void Sema::check_function_call(Call& call) {
                           (given == 1 ? " was" : " were") + " given");
     return;
   }
+  if (!check_template_instantiation(call, *function)) return;
   for (size_t i = 0; i < given; ++i)
     convert(call.args[i], unqualified(function->params[i]->type),
             "in argument " + std::to_string(i + 1) + " of '" + call.callee + "'");

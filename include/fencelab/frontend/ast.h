@@ -168,6 +168,7 @@ struct Call : Expr {
   std::vector<ExprPtr> args;
   const FunctionDecl* function = nullptr; ///< sema: a __device__ function ...
   std::optional<Builtin> builtin;          ///< sema: ... or a builtin
+  bool explicit_template_arguments = false; ///< `f<T>(x)`: nothing is deduced from the arguments
   /** Parameters past args.size() take their default values from the FunctionDecl. */
   Call(SourceRange range, std::string callee, SourceRange callee_range, std::vector<ExprPtr> args)
       : Expr(ExprKind::Call, range), callee(std::move(callee)), callee_range(callee_range),
@@ -219,6 +220,9 @@ struct VarDecl {
   bool is_static = false;
   /** `extern __shared__ T a[];`: sized by the launch (`shared=BYTES`), not by the declarator. */
   bool dynamic_shared = false;
+  /** A parameter declared with a type template parameter (`T* data`): its name. A call must
+   *  pass that very type, since the template has one instantiation. */
+  std::string template_type;
 
   // sema:
   bool is_array = false;
@@ -237,7 +241,13 @@ enum class FunctionSpace : uint8_t { Global, Device, HostDevice, Host };
 struct TemplateParam {
   std::string name;
   SourceRange range;
-  Type type; ///< non-type template parameters only (`template<int N>`)
+  Type type; ///< non-type: the parameter's type (`template<int N>`); type: the type it stands for
+  /** `template<typename T>`: a type parameter. fencelab instantiates each template once, with
+   *  one type per parameter name for the whole file (docs/kernel-language.md, "Templates"). */
+  bool is_type = false;
+  /** A type parameter no directive gave and no argument deduced: the template cannot be used
+   *  (it was parsed with `int` standing in, so that its errors are its own). */
+  bool is_unbound = false;
 };
 
 struct Stmt;

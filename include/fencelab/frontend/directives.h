@@ -30,6 +30,8 @@ public:
   /** Lexes the `//@` lines and reads `template` (needed before sema folds template parameters). */
   void read(const std::vector<SourceRange>& lines);
   const std::unordered_map<std::string, int64_t>& template_values() const { return m_template_values; }
+  /** What `read` found for type template parameters: the parser needs it (parse_templates.cpp). */
+  TemplateTypeHints template_type_hints() const;
   /** After sema: chooses the kernel, then reads launch, arg, init, observe and expect. */
   void apply();
 
@@ -41,6 +43,7 @@ private:
 
   // directives.cpp
   void read_template(Parser& parser);
+  void note_buffer_element_type(const DirectiveLine& line);
   void choose_kernel();
   void read_launch(Parser& parser);
   bool read_dim(Parser& parser, Dim3& dim);
@@ -74,6 +77,7 @@ private:
   std::vector<DirectiveLine> m_lines;
   std::vector<Pending> m_pending;
   std::unordered_map<std::string, int64_t> m_template_values;
+  TemplateTypeHints m_template_type_hints; ///< given types and buffer element types; kernel unset
   const DirectiveLine* m_kernel_line = nullptr;
   std::string m_kernel_override; ///< --kernel NAME
   bool m_has_launch = false;

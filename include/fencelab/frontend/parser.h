@@ -19,15 +19,26 @@ namespace fencelab {
 /** The declaration specifiers before a declarator: `static __shared__ volatile int`. */
 struct DeclSpecifiers {
   SourceRange range;
+  std::string template_type; ///< the type template parameter the base type names, if any
   Type type;             ///< the base type with its const/volatile
   bool has_type = false; ///< a type specifier was seen
   bool is_global = false, is_device = false, is_host = false, is_shared = false,
        is_constant = false, is_static = false, is_extern = false, is_constexpr = false;
 };
 
+/** What the harness says of the types of type template parameters, before parsing:
+ *  `//@ template T=float`, and the element types of `//@ arg NAME: TYPE[N]` buffers, from which
+ *  the kernel's `T* NAME` deduces `T` (C++ [temp.deduct.call]). */
+struct TemplateTypeHints {
+  std::unordered_map<std::string, Type> given;
+  std::unordered_map<std::string, Type> buffer_element_types;
+  std::string kernel; ///< the kernel named by --kernel or //@ kernel; empty: any
+};
+
 class Parser {
 public:
   Parser(std::vector<Token> tokens, DiagnosticSink& diagnostics);
+  void set_template_type_hints(TemplateTypeHints hints) { m_template_hints = std::move(hints); }
 
   TranslationUnit parse_translation_unit();
 
@@ -38,6 +49,8 @@ public:
   ExprPtr parse_unary_expression();
   /** type-name: specifiers abstract-pointers (`unsigned int`, `float*`); nullopt on error. */
   std::optional<Type> parse_type_name();
+  /** Whether a type name starts `ahead` tokens on (a keyword, an alias, a <cstdint> name). */
+  bool is_type_start(size_t ahead = 0) const;
 
   // Token access.
   const Token& peek(size_t ahead = 0) const;
@@ -57,10 +70,19 @@ private:
 
   // Declarations (parse_declarations.cpp).
   void parse_top_level(TranslationUnit& unit);
+  // Templates (parse_templates.cpp).
   std::vector<TemplateParam> parse_template_header();
+  /** Binds the type parameters of every template to the hints' types, deducing from the
+   *  kernel's buffer arguments where no directive gives one (a scan before parsing). */
+  void bind_template_types();
+  void deduce_from_kernel_parameters(size_t open_paren, const std::vector<std::string>& type_names,
+                                     std::unordered_map<std::string, Type>& deduced,
+                                     std::unordered_map<std::string, bool>& conflicting) const;
+  /** `f<A, B>(...)` after a template function's name: each argument must be the parameter's
+   *  own name (a value) or the type the parameter already stands for (a type). */
+  void parse_explicit_template_arguments(const std::vector<TemplateParam>& params);
   bool parse_decl_specifiers(DeclSpecifiers& specifiers);
   bool names_unsupported_type(size_t ahead) const;
-  bool is_type_start(size_t ahead = 0) const;
   Type parse_pointers(Type base);
   void parse_function(TranslationUnit& unit, const DeclSpecifiers& specifiers, Type return_type,
                       const Token& name, std::vector<TemplateParam> template_params);
@@ -106,8 +128,11 @@ private:
   DiagnosticSink& m_diagnostics;
   bool m_panic = false;
   int m_depth = 0;
-  /** Template parameter names of the function templates seen so far (for `f<N>(x)`). */
-  std::unordered_map<std::string, std::vector<std::string>> m_template_functions;
+  /** Template parameters of the function templates seen so far (for `f<N>(x)`). */
+  std::unordered_map<std::string, std::vector<TemplateParam>> m_template_functions;
+  TemplateTypeHints m_template_hints;
+  /** Type template parameter names bound for the whole file (given, deduced or unbound). */
+  std::unordered_map<std::string, TemplateParam> m_template_types;
   /** Names `typedef`, `using` and enumerations declared so far, and the types they stand for. */
   std::unordered_map<std::string, Type> m_type_aliases;
 };

@@ -19,6 +19,9 @@ public:
   void set_template_values(std::unordered_map<std::string, int64_t> values) {
     m_template_values = std::move(values);
   }
+  /** Types of type template parameters that no directive bound, deduced from calls during
+   *  check_unit; when not empty the file must be compiled again with them given. */
+  const std::unordered_map<std::string, Type>& deduced_template_types() const { return m_deduced_template_types; }
   /** Checks every global and function of program.unit; creates the variables' memory objects. */
   void check_unit();
   /** Sizes the extern __shared__ array, if any, from the launch's shared=BYTES (after the
@@ -86,6 +89,8 @@ private:
   void check_call(ExprPtr& expr);
   void check_sizeof(ExprPtr& expr);
   void check_function_call(Call& call);
+  bool check_template_instantiation(const Call& call, const FunctionDecl& function);
+  bool deduce_template_type(const Call& call, const FunctionDecl& function, const TemplateParam& param);
   bool require_lvalue(const Expr& expr, const char* what);
 
   // sema_conversions.cpp
@@ -111,6 +116,8 @@ private:
   VarDecl* m_dynamic_shared = nullptr; ///< the extern __shared__ array, once declared
   DiagnosticSink& m_diagnostics;
   std::unordered_map<std::string, int64_t> m_template_values;
+  /** Type template parameters no directive bound, deduced from the first call that fixes them. */
+  std::unordered_map<std::string, Type> m_deduced_template_types;
   std::unordered_map<std::string, FunctionDecl*> m_functions;
   std::vector<std::unordered_map<std::string, Symbol>> m_scopes;
   FunctionDecl* m_function = nullptr;
