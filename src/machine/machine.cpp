@@ -504,6 +504,12 @@ std::string Machine::Impl::deadlock_message() const {
   if (next_block < total_blocks)
     message += fmt::format("; {} never became resident (at most {} resident at once)",
                            describe_blocks(next_block, total_blocks - next_block), resident_limit);
+  // A grid barrier needs every block resident at once; cudaLaunchCooperativeKernel refuses a
+  // grid that cannot be (Programming Guide, Cooperative Groups, "Grid Synchronization").
+  if (next_block < total_blocks && program.unit.uses_grid_sync)
+    message += fmt::format("; the grid is not co-resident: this_grid().sync() waits for all {} blocks, but at most "
+                           "{} can be resident, so cudaLaunchCooperativeKernel would refuse this launch",
+                           total_blocks, resident_limit);
   return message;
 }
 
