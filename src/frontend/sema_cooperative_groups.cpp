@@ -94,7 +94,11 @@ std::optional<CooperativeGroup> Sema::group_of(ExprPtr& expr) {
       return std::nullopt;
     }
   }
-  error(expr->range, "expected a cooperative group");
+  if (expr->kind == ExprKind::NameRef)
+    error(expr->range, "'" + as<NameRef>(*expr).name + "' is not a cooperative group (only groups have member "
+                       "functions here; structs and classes are not supported)");
+  else
+    error(expr->range, "expected a cooperative group");
   return std::nullopt;
 }
 

@@ -239,6 +239,10 @@ ExprPtr Sema::lower_reduce(Call& call) {
     return nullptr;
   }
   if (value.is_integer() && scalar_size(value.scalar) < 4) value = promoted_type(value);
+  if (op_name.rfind("bit_", 0) == 0 && !value.is_integer()) {
+    error(call.args[1]->range, "cooperative_groups::" + op_name + " needs an integer, not '" + value.to_string() + "'");
+    return nullptr;
+  }
   const LoweringBuilder b(call.range);
   const VarDecl& total = lowering_temporary(fmt::format("__cg_reduce_{}", m_program.unit.lowered_variables.size()),
                                             value, call.range);
