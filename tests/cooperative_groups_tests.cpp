@@ -178,6 +178,39 @@ __global__ void k(int* out) {
 )", "sc", 20000) == std::set<std::string>{"out[0]=6 out[1]=22"});
 }
 
+TEST_CASE("typed group parameters, a template tile size, and cg::reduce with less and greater",
+          "[frontend][language][cg]") {
+  CHECK(outcomes(R"(
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+namespace cg = cooperative_groups;
+//@ launch grid=1 block=8
+//@ template N=4
+//@ arg in: int[8] = {5, 3, 9, 1, 7, 2, 8, 6}
+//@ arg out: int[6] = zeros
+//@ observe out
+__device__ void extremes(const cg::thread_block& block, cg::thread_block_tile<4> tile, const int* in, int* out) {
+  int v = in[block.thread_rank()];
+  int low = cg::reduce(tile, v, cg::less<int>());
+  int high = cg::reduce(tile, v, cg::greater<int>());
+  if (tile.thread_rank() == 0) {
+    out[tile.meta_group_rank() * 2] = low;
+    out[tile.meta_group_rank() * 2 + 1] = high;
+  }
+  block.sync();
+}
+template <int N>
+__global__ void k(const int* in, int* out) {
+  cg::thread_block block = cg::this_thread_block();
+  cg::thread_block_tile<N> tile = cg::tiled_partition<N>(block);
+  extremes(block, tile, in, out);
+  if (block.thread_rank() == 0) out[4] = out[0] + out[2];
+  int pairs = cg::reduce(cg::tiled_partition<2>(block), 1, cg::plus<int>());
+  if (block.thread_rank() == 1) out[5] = pairs;
+}
+)") == std::set<std::string>{"out[0]=1 out[1]=9 out[2]=2 out[3]=8 out[4]=3 out[5]=2"});
+}
+
 TEST_CASE("block.sync() under a condition some threads skip is barrier divergence", "[checkers][cg]") {
   const auto reports = checked_reports(R"(
 #include <cooperative_groups.h>
@@ -280,15 +313,13 @@ __global__ void k() {
   cg::thread_block block = cg::this_thread_block();
   cg::thread_block_tile<32> tile = cg::tiled_partition<16>(block);
   int x = block;
-  auto y = 3;
   f(block);
   f(cg::tiled_partition<8>(block));
 }
 )") == "k.cu:5:36: error: cannot initialize a cooperative_groups::thread_block_tile<32> with a "
         "thread_block_tile<16>\n"
         "k.cu:6:11: error: 'block' is a cooperative group, not a value: call its member functions\n"
-        "k.cu:7:3: error: not supported: 'auto' (write the type)\n"
-        "k.cu:9:5: error: not supported: passing different kinds of group (thread_block_tile<8> here, thread_block "
+        "k.cu:8:5: error: not supported: passing different kinds of group (thread_block_tile<8> here, thread_block "
         "elsewhere) to the thread_group parameter 'g' of 'f' (each function's groups are resolved at compile "
         "time)\n");
 }

@@ -105,7 +105,10 @@ bool Parser::at_group_declaration() const {
   if (peek(k).kind == TokenKind::KwAuto) {
     ++k;
     if (peek(k).kind == TokenKind::Amp) ++k;
-    return peek(k).kind == TokenKind::Identifier && peek(k + 1).kind == TokenKind::Equal;
+    // `auto` is taken here only for a group made by the namespace (`auto t =
+    // cg::tiled_partition<32>(b);`); any other `auto` stays "not supported" (parse_decl_specifiers).
+    return peek(k).kind == TokenKind::Identifier && peek(k + 1).kind == TokenKind::Equal &&
+           cooperative_groups_name_at(k + 2).has_value();
   }
   const std::optional<size_t> name = cooperative_groups_name_at(k);
   return name && is_group_type(peek(*name).text);

@@ -349,6 +349,7 @@ void Sema::check_function(FunctionDecl& function) {
   }
   declare_group_parameters(function);
   check_compound(*function.body, /*new_scope=*/false);
+  declare_lowered_locals(function);
   pop_scope();
   function.frame_slots = m_next_slot;
   m_function = nullptr;

@@ -199,8 +199,16 @@ VarDecl& Sema::lowering_temporary(const std::string& name, Type type, SourceRang
   var->slot = m_next_slot++;
   VarDecl& result = *var;
   m_scopes.back()[name] = Symbol{&result, std::nullopt, type, false};
-  m_program.unit.lowered_variables.push_back(std::move(var));
+  m_lowered_locals.push_back(std::move(var));
   return result;
+}
+
+void Sema::declare_lowered_locals(FunctionDecl& function) {
+  if (m_lowered_locals.empty()) return;
+  const SourceRange start{function.body->range.begin, function.body->range.begin};
+  auto declaration = std::make_unique<Declaration>(start, std::move(m_lowered_locals));
+  m_lowered_locals.clear();
+  function.body->body.insert(function.body->body.begin(), std::move(declaration));
 }
 
 // cg::reduce(group, value, op) (<cooperative_groups/reduce.h>; Programming Guide, "reduce"):
@@ -244,7 +252,7 @@ ExprPtr Sema::lower_reduce(Call& call) {
     return nullptr;
   }
   const LoweringBuilder b(call.range);
-  const VarDecl& total = lowering_temporary(fmt::format("__cg_reduce_{}", m_program.unit.lowered_variables.size()),
+  const VarDecl& total = lowering_temporary(fmt::format("__cg_reduce_{}", m_lowered_locals.size() + m_program.unit.lowered_variables.size()),
                                             value, call.range);
   ExprPtr sequence = b.assign(b.name(total.name), std::move(call.args[1]));
   for (uint32_t distance = group->tile_size / 2; distance >= 1; distance /= 2) {

@@ -87,7 +87,7 @@ private:
   /** The token index of NAME when `cg::NAME` (any alias) or, after `using namespace
    *  cooperative_groups`, a bare NAME of that namespace starts at `ahead`; nullopt otherwise. */
   std::optional<size_t> cooperative_groups_name_at(size_t ahead) const;
-  /** A group type (`[const] cg::thread_block [&]`) or `auto NAME =` starts at the cursor. */
+  /** A group type (`[const] cg::thread_block [&]`), or `auto NAME = cg::...`, starts at the cursor. */
   bool at_group_declaration() const;
   std::unique_ptr<GroupTypeName> parse_group_type();
   StmtPtr parse_group_declaration();

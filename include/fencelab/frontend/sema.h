@@ -145,6 +145,9 @@ private:
   ExprPtr lower_reduce(Call& call);
   /** A call of the grid barrier function, made on first use. */
   ExprPtr grid_sync_call(SourceRange range);
+  /** Declares the lowering's temporaries at the start of `function`'s body (so that the CUDA
+   *  backend prints them too); the interpreter finds their slots assigned already. */
+  void declare_lowered_locals(FunctionDecl& function);
   /** A local of the current function, made by the lowering. */
   VarDecl& lowering_temporary(const std::string& name, Type type, SourceRange range);
   struct GroupParameter {
@@ -155,6 +158,8 @@ private:
   std::unordered_map<const VarDecl*, CooperativeGroup> m_groups;
   std::unordered_map<const FunctionDecl*, std::vector<GroupParameter>> m_group_parameters;
   FunctionDeclPtr m_grid_sync_function; ///< made on the first this_grid().sync()
+  /** Temporaries lowering made in the function being checked: declared at its start. */
+  std::vector<VarDeclPtr> m_lowered_locals;
 
   Program& m_program;
   VarDecl* m_dynamic_shared = nullptr; ///< the extern __shared__ array, once declared
