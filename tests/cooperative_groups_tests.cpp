@@ -250,6 +250,21 @@ __global__ void k(int* data, int* out) {
   CHECK(compile_text(text)->program->observed.size() == 4);
 }
 
+TEST_CASE("a grid group's ranks, counts and indexes", "[frontend][language][cg]") {
+  CHECK(outcomes(R"(
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+//@ launch grid=2 block=2
+//@ arg out: int[4] = zeros
+//@ observe out
+__global__ void k(int* out) {
+  cg::grid_group grid = cg::this_grid();
+  out[grid.thread_rank()] = 1000 * grid.is_valid() + 100 * grid.block_rank() + 10 * grid.num_blocks() +
+                            grid.dim_threads().x * grid.dim_blocks().x + grid.block_index().x + grid.thread_index().x;
+}
+)") == std::set<std::string>{"out[0]=1024 out[1]=1025 out[2]=1125 out[3]=1126"});
+}
+
 TEST_CASE("without the grid sync the same exchange between blocks is a race", "[checkers][cg]") {
   const auto reports = checked_reports(R"(
 //@ launch grid=2 block=2

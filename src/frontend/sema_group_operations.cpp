@@ -17,7 +17,10 @@
 //   coalesced     LANES = __activemask() where made; sync() -> __syncwarp(LANES);
 //                 thread_rank() -> __popc(LANES & ((1 << lane) - 1)); size() -> __popc(LANES);
 //                 any/all as a tile's; shfl(v, 0) -> __shfl_sync(LANES, v, __ffs(LANES) - 1)
-//   grid          sync() -> a grid barrier (below); thread_rank(), size(), num_threads()
+//   grid          sync() -> a grid barrier (below); thread_rank(), size(), num_threads(),
+//                 block_rank(), num_blocks(), block_index(), thread_index(), dim_blocks(),
+//                 dim_threads()
+//   every group   is_valid() -> true
 //   cg::sync(g) is g.sync(); cg::reduce(tile, v, op) is a shfl_xor butterfly (lower_reduce).
 #include "fencelab/frontend/sema.h"
 
@@ -76,6 +79,15 @@ ExprPtr lower_member(const CooperativeGroup& group, const std::string& method, s
     case Kind::Grid: return b.binary(BinaryOp::Multiply, b.grid_blocks(), b.block_size());
     }
   }
+  if (method == "is_valid") {
+    if (!take(0)) return nullptr;
+    return b.unsigned_constant(1); // every group made here is valid (a grid's: see grid sync)
+  }
+  if (group.kind == Kind::Grid && (method == "block_rank" || method == "num_blocks")) {
+    // grid_group::block_rank(), num_blocks() (CUDA 12): the block's rank, the number of blocks.
+    if (!take(0)) return nullptr;
+    return method == "block_rank" ? b.block_rank() : b.grid_blocks();
+  }
   if ((method == "meta_group_rank" || method == "meta_group_size") && warp_group) {
     if (!take(0)) return nullptr;
     if (group.kind == Kind::Coalesced) return b.unsigned_constant(method == "meta_group_rank" ? 0 : 1);
@@ -89,14 +101,20 @@ ExprPtr lower_member(const CooperativeGroup& group, const std::string& method, s
     return b.binary(BinaryOp::Divide, b.binary(BinaryOp::Add, b.block_size(), b.unsigned_constant(n - 1)),
                     b.unsigned_constant(n));
   }
-  if (group.kind == Kind::Block && method.size() == 2 + method.find('.') && method.find('.') != std::string::npos) {
-    // group_index().x, thread_index().y, group_dim().z, dim_threads().x
+  if ((group.kind == Kind::Block || group.kind == Kind::Grid) && method.find('.') != std::string::npos &&
+      method.size() == 2 + method.find('.')) {
+    // thread_block: group_index().x, thread_index().y, group_dim().z, dim_threads().x;
+    // grid_group: block_index(), thread_index(), dim_blocks(), dim_threads() (CUDA 12)
     const std::string base = method.substr(0, method.find('.'));
     const auto component = uint8_t(method.back() - 'x');
     if (!take(0)) return nullptr;
-    if (base == "group_index") return b.builtin(BuiltinVariableKind::BlockIdx, component);
+    const bool block = group.kind == Kind::Block;
+    if (block && base == "group_index") return b.builtin(BuiltinVariableKind::BlockIdx, component);
     if (base == "thread_index") return b.builtin(BuiltinVariableKind::ThreadIdx, component);
-    if (base == "group_dim" || base == "dim_threads") return b.builtin(BuiltinVariableKind::BlockDim, component);
+    if (block && (base == "group_dim" || base == "dim_threads")) return b.builtin(BuiltinVariableKind::BlockDim, component);
+    if (!block && base == "block_index") return b.builtin(BuiltinVariableKind::BlockIdx, component);
+    if (!block && base == "dim_blocks") return b.builtin(BuiltinVariableKind::GridDim, component);
+    if (!block && base == "dim_threads") return b.builtin(BuiltinVariableKind::BlockDim, component);
   }
   if (warp_group && (method == "any" || method == "all")) {
     if (!take(1)) return nullptr;
