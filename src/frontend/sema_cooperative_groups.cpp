@@ -203,8 +203,7 @@ void Sema::declare_group_parameters(const FunctionDecl& function) {
       if (n && is_power_of_two_up_to_32(*n)) group = CooperativeGroup{Kind::Tile, uint32_t(*n)};
       else error(written.range, "not supported: this tile size (tiles of 1, 2, 4, 8, 16 or 32 threads)");
     } else if (written.name == "thread_group") {
-      // A function no call passes a group to never runs; its body is checked as a block's.
-      group = parameter.passed.value_or(CooperativeGroup{Kind::Block});
+      group = parameter.passed.value_or(CooperativeGroup{Kind::Block}); // see check_functions_taking_groups
     } else {
       error(written.range, "not supported: a cooperative_groups::" + written.name + " parameter");
     }
@@ -273,7 +272,15 @@ void Sema::check_functions_taking_groups() {
         return p.param->group_type->name != "thread_group" || p.passed.has_value();
       });
     });
-    if (ready == waiting.end()) ready = waiting.begin();
+    if (ready == waiting.end()) {
+      // None is called with all its groups known (not called yet, or only from another waiting
+      // function): the last is checked as given the block (a C++ caller follows its callee's
+      // declaration, so the last is the likeliest caller), and a call met later that passes
+      // another kind is reported (pass_group_arguments), never silently lowered for the block.
+      ready = std::prev(waiting.end());
+      for (GroupParameter& p : m_group_parameters.at(*ready))
+        if (!p.passed) p.passed = CooperativeGroup{CooperativeGroup::Kind::Block};
+    }
     FunctionDecl* function = *ready;
     waiting.erase(ready);
     check_function(*function);
