@@ -111,18 +111,12 @@ void Sema::lower_group_declarations(std::vector<VarDeclPtr>& variables) {
     if (!slot->group_type) continue;
     VarDeclPtr var = std::move(slot);
     const GroupTypeName& written = *var->group_type;
+    // `auto` reaches here only initialized by a cooperative_groups:: call (the parser keeps any
+    // other `auto` "not supported").
     const bool is_auto = written.name == "auto";
-    // `auto` is accepted for groups only; anything else keeps the old diagnostic.
-    const bool group_initializer =
-        var->initializer && ((var->initializer->kind == ExprKind::Call &&
-                              as<Call>(*var->initializer).callee.rfind(kNamespace, 0) == 0) ||
-                             (var->initializer->kind == ExprKind::NameRef && lookup(as<NameRef>(*var->initializer).name) &&
-                              is_group_variable(lookup(as<NameRef>(*var->initializer).name)->variable)));
     std::optional<CooperativeGroup> group;
-    if (is_auto && !group_initializer) {
-      error(written.range, "not supported: 'auto' (write the type)");
-    } else if (written.name != "auto" && written.name != "thread_group" && written.name != "thread_block" &&
-               written.name != "thread_block_tile" && written.name != "coalesced_group" && written.name != "grid_group") {
+    if (written.name != "auto" && written.name != "thread_group" && written.name != "thread_block" &&
+        written.name != "thread_block_tile" && written.name != "coalesced_group" && written.name != "grid_group") {
       error(written.range, "not supported: cooperative_groups::" + written.name);
     } else if (!var->initializer) {
       error(var->name_range, "cooperative group '" + var->name + "' needs an initializer");
