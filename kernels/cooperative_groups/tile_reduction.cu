@@ -9,6 +9,7 @@
 // Status: correct.
 // Launch: one block of 16 (two tiles of 8), input 1..16: sum 136.
 //
+// Lockstep warps (--warp lockstep) give the same sum.
 // Weak models: tso and gpu give the same sum: the barrier drains buffers and joins views (Guide
 // 10.6); the shuffles exchange registers, not memory.
 //
@@ -18,6 +19,8 @@
 //@ observe out
 //@ expect all: exactly out[0]=136
 //@ expect all: no diagnostics
+//@ expect all/lockstep: exactly out[0]=136
+//@ expect all/lockstep: no diagnostics
 
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
