@@ -321,6 +321,14 @@ __global__ void k() {
         "k.cu:8:9: error: not supported: cooperative_groups::thread_block::shfl\n");
 }
 
+TEST_CASE("a broadcast from coalesced_threads() itself is refused: a second __activemask() could differ",
+          "[frontend][cg]") {
+  CHECK(compile_messages(R"(namespace cg = cooperative_groups;
+__global__ void k() { int n = cg::coalesced_threads().size(); int v = cg::coalesced_threads().shfl(n, 0); }
+)") == "k.cu:2:95: error: not supported: shfl on coalesced_threads() itself (declare the group first: "
+        "cg::coalesced_group g = cg::coalesced_threads();)\n");
+}
+
 TEST_CASE("misused groups get a clear error, never a crash", "[frontend][cg]") {
   CHECK(compile_messages(R"(namespace cg = cooperative_groups;
 __device__ void f(cg::thread_group g) { g.sync(); }

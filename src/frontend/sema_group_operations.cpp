@@ -141,6 +141,12 @@ ExprPtr lower_member(const CooperativeGroup& group, const std::string& method, s
     // Only from rank 0, the group's lowest lane: the lane of another rank would need the
     // n-th set bit of the lanes.
     if (!take(2)) return nullptr;
+    if (!group.lanes) {
+      // The lanes are needed twice; a second __activemask() could see other lanes.
+      problem = "not supported: shfl on coalesced_threads() itself (declare the group first: "
+                "cg::coalesced_group g = cg::coalesced_threads();)";
+      return nullptr;
+    }
     const bool from_leader = args[1]->kind == ExprKind::IntegerLiteral && as<Literal>(*args[1]).bits == 0;
     if (!from_leader) {
       problem = "not supported: coalesced_group::shfl from a rank other than a literal 0";
