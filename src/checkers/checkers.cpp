@@ -109,6 +109,10 @@ void Checkers::end_execution(const ExecutionResult& result) {
       r.message += fmt::format("; the resident blocks wait for blocks that can never become resident "
                                "(at most {} resident at once)",
                                result.resident_limit);
+      // this_grid().sync() needs the whole grid resident (Programming Guide, "Grid Synchronization").
+      if (m_program.unit.uses_grid_sync)
+        r.message += "; the grid is not co-resident, so its grid sync can never complete "
+                     "(cudaLaunchCooperativeKernel would refuse this launch)";
       r.sites.push_back({"never resident", SourceRange{},
                          describe_blocks(result.first_never_resident, result.never_resident)});
     }

@@ -66,6 +66,10 @@ int execute(const GpuCommandOptions& options) {
   if (program == nullptr) return kBadInput;
   const bool litmus = use_litmus(*program, options);
   if (options.emit_cuda) {
+    if (program->unit.uses_grid_sync) {
+      fmt::print(stderr, "fencelab: error: not supported on the GPU: this_grid().sync() (it needs a cooperative launch)\n");
+      return kBadInput;
+    }
     if (litmus) {
       const std::string why = cuda::litmus_unsuitable(*program);
       if (!why.empty()) {

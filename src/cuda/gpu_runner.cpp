@@ -371,6 +371,13 @@ GpuResult probe_gpu() {
 GpuResult run_on_gpu(const Program& program, const GpuOptions& options) {
   GpuResult result;
   result.litmus = options.litmus;
+  if (program.unit.uses_grid_sync) {
+    // The simulator runs grid.sync() as a barrier of its own making (sema_group_operations.cpp);
+    // a real one needs cudaLaunchCooperativeKernel, which this backend does not make.
+    result.status = GpuStatus::Unsupported;
+    result.message = "not supported on the GPU: this_grid().sync() (it needs a cooperative launch)";
+    return result;
+  }
   if (options.litmus) {
     const std::string why = litmus_unsuitable(program);
     if (!why.empty()) {

@@ -76,7 +76,8 @@ void DirectiveReader::observe_object(uint32_t object_id, const std::string& name
 void DirectiveReader::default_observed() {
   for (uint32_t id = 0; id < m_program.memory_objects.size(); ++id) {
     const MemoryObject& object = m_program.memory_objects[id];
-    const bool variable = object.declaration && object.declaration->storage == StorageKind::Global;
+    const bool variable = object.declaration && object.declaration->storage == StorageKind::Global &&
+                          !object.declaration->implicit; // the grid barrier's counter is the runtime's
     const bool buffer = !object.declaration;
     if ((variable || buffer) && object.element_count <= kDefaultObservedElements)
       observe_object(id, object.name, 0, object.element_count, object.range);

@@ -9,7 +9,7 @@ TranslationUnit Parser::parse_translation_unit() {
   bind_template_types();
   while (!at_end()) {
     const size_t before = m_pos;
-    if (!skip_host_declaration(unit)) parse_top_level(unit);
+    if (!parse_cooperative_groups_namespace() && !skip_host_declaration(unit)) parse_top_level(unit);
     if (m_pos == before) advance(); // always make progress
     clear_panic();
   }
@@ -142,6 +142,7 @@ void Parser::parse_function(TranslationUnit& unit, const DeclSpecifiers& spec, T
 
 // parameter: decl-specifiers pointers [identifier] [ '[' [N] ']' ] [ '=' assignment-expression ]
 VarDeclPtr Parser::parse_parameter() {
+  if (at_group_declaration()) return parse_group_parameter();
   auto param = std::make_unique<VarDecl>();
   param->storage = StorageKind::Param;
   DeclSpecifiers spec;

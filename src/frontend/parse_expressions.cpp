@@ -192,6 +192,9 @@ ExprPtr Parser::parse_postfix(ExprPtr expr) {
       const UnaryOp op = token.kind == TokenKind::PlusPlus ? UnaryOp::PostIncrement : UnaryOp::PostDecrement;
       const SourceRange range = SourceRange::join(expr->range, token.range);
       expr = std::make_unique<Unary>(range, op, std::move(expr));
+    } else if (token.kind == TokenKind::Dot && peek(1).kind == TokenKind::Identifier &&
+               peek(2).kind == TokenKind::LeftParen) {
+      expr = parse_member_call(std::move(expr)); // cooperative groups' member functions
     } else if (token.kind == TokenKind::Dot || token.kind == TokenKind::Arrow) {
       error(token.range, "not supported: member access (structs and classes are not supported)");
       return expr;
@@ -213,6 +216,7 @@ ExprPtr Parser::parse_primary() {
   case TokenKind::StringLiteral: case TokenKind::KwTrue: case TokenKind::KwFalse:
     return parse_literal();
   case TokenKind::Identifier:
+    if (cooperative_groups_name_at(0)) return parse_cooperative_groups_expression();
     if (!is_type_start()) return parse_identifier_expression();
     [[fallthrough]];
   case TokenKind::KwInt: case TokenKind::KwUnsigned: case TokenKind::KwSigned:

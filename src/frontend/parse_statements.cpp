@@ -54,6 +54,9 @@ StmtPtr Parser::parse_statement() {
   NestingGuard guard(*this);
   const Token& token = peek();
   if (!guard.ok()) return std::make_unique<SimpleStmt>(StmtKind::Null, token.range);
+  if (parse_cooperative_groups_namespace())
+    return std::make_unique<SimpleStmt>(StmtKind::Null, SourceRange::join(token.range, previous().range));
+  if (at_group_declaration()) return parse_group_declaration();
   switch (token.kind) {
   case TokenKind::LeftBrace: return parse_compound();
   case TokenKind::KwIf: return parse_if();

@@ -59,10 +59,12 @@ Sema::Sema(Program& program, DiagnosticSink& diagnostics)
 
 void Sema::check_unit() {
   declare_functions();
+  remove_group_parameters();
   for (VarDeclPtr& var : m_program.unit.globals) check_global(*var);
   for (FunctionDeclPtr& function : m_program.unit.functions) {
-    if (function->body) check_function(*function);
+    if (function->body && !waits_for_group_arguments(*function)) check_function(*function);
   }
+  check_functions_taking_groups();
 }
 
 // Functions are visible everywhere in the file (no prototypes needed); a prototype and its
@@ -346,7 +348,9 @@ void Sema::check_function(FunctionDecl& function) {
     param->slot = m_next_slot++;
     declare(*param);
   }
+  declare_group_parameters(function);
   check_compound(*function.body, /*new_scope=*/false);
+  declare_lowered_locals(function);
   pop_scope();
   function.frame_slots = m_next_slot;
   m_function = nullptr;

@@ -74,6 +74,8 @@ void Sema::check_name(ExprPtr& expr) {
   } else if (symbol && symbol->constant) {
     name.constant = symbol->constant;
     name.type = symbol->type;
+  } else if (symbol && is_group_variable(symbol->variable)) {
+    error(name.range, "'" + name.name + "' is a cooperative group, not a value: call its member functions");
   } else if (symbol) {
     const VarDecl& var = *symbol->variable;
     name.variable = &var;
@@ -446,6 +448,8 @@ void Sema::check_call(ExprPtr& expr) {
     expr = std::make_unique<Unary>(range, UnaryOp::Deref, std::move(call.args[0]));
     return check_expr(expr);
   }
+  if (call.object || call.callee.rfind("cooperative_groups::", 0) == 0) return check_cooperative_groups_call(expr);
+  if (m_functions.count(call.callee)) pass_group_arguments(call);
   if (const BuiltinInfo* info = find_builtin(call.callee)) {
     if (m_in_predicate && info->category != BuiltinCategory::Math) {
       error(call.callee_range, "only math functions can be called in an expectation");

@@ -25,6 +25,7 @@ void Sema::check_statement(Stmt& stmt) {
   switch (stmt.kind) {
   case StmtKind::Compound: return check_compound(as<Compound>(stmt), true);
   case StmtKind::Declaration:
+    lower_group_declarations(as<Declaration>(stmt).variables);
     for (VarDeclPtr& var : as<Declaration>(stmt).variables) {
       check_variable(*var);
       declare(*var);

@@ -468,6 +468,13 @@ void Machine::Impl::retire_block(ResidentBlock& block) {
   if (next_block < total_blocks) admit_block(block_slot, next_block++);
 }
 
+// this_grid().sync() runs as a spin on a counter sema declares (sema_group_operations.cpp):
+// named as the grid barrier, not by the counter's internal name.
+bool Machine::Impl::spins_at_grid_barrier(const SimThread& thread) const {
+  const MemoryObject& object = program.memory_objects[layout.object_of_instance(thread.snapshot.location.instance)];
+  return object.declaration != nullptr && object.declaration->implicit;
+}
+
 std::vector<BlockedThread> Machine::Impl::blocked_threads() const {
   std::vector<BlockedThread> out;
   for (const ResidentBlock& block : blocks) {
@@ -477,7 +484,9 @@ std::vector<BlockedThread> Machine::Impl::blocked_threads() const {
       if (t.status == ThreadStatus::AtBarrier)
         out.push_back({t.ref.id, t.pending.range, "waits at __syncthreads"});
       else if (t.status == ThreadStatus::AtEvent && t.spinning)
-        out.push_back({t.ref.id, t.pending.range, "spins re-reading " + layout.describe(t.snapshot.location)});
+        out.push_back({t.ref.id, t.pending.range, spins_at_grid_barrier(t)
+                                                      ? "waits at this_grid().sync() for the other blocks"
+                                                      : "spins re-reading " + layout.describe(t.snapshot.location)});
       else if (t.status == ThreadStatus::AtWarp)
         out.push_back({t.ref.id, t.warp.range,
                        fmt::format("waits at {} with mask {:#010x}", builtin_info(t.warp.op).spelling, t.warp.mask),
@@ -504,6 +513,12 @@ std::string Machine::Impl::deadlock_message() const {
   if (next_block < total_blocks)
     message += fmt::format("; {} never became resident (at most {} resident at once)",
                            describe_blocks(next_block, total_blocks - next_block), resident_limit);
+  // A grid barrier needs every block resident at once; cudaLaunchCooperativeKernel refuses a
+  // grid that cannot be (Programming Guide, Cooperative Groups, "Grid Synchronization").
+  if (next_block < total_blocks && program.unit.uses_grid_sync)
+    message += fmt::format("; the grid is not co-resident: this_grid().sync() waits for all {} blocks, but at most "
+                           "{} can be resident, so cudaLaunchCooperativeKernel would refuse this launch",
+                           total_blocks, resident_limit);
   return message;
 }
 

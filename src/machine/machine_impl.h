@@ -232,6 +232,7 @@ struct Machine::Impl final : FootprintSink {
   void announce_schedule_point(uint32_t model_steps);
   std::string deadlock_message() const;
   /** The threads that cannot progress, and what each waits for (sorted by thread). */
+  bool spins_at_grid_barrier(const SimThread& thread) const;
   std::vector<BlockedThread> blocked_threads() const;
   void thread_main(SimThread& thread);
 

@@ -169,6 +169,9 @@ struct Call : Expr {
   const FunctionDecl* function = nullptr; ///< sema: a __device__ function ...
   std::optional<Builtin> builtin;          ///< sema: ... or a builtin
   bool explicit_template_arguments = false; ///< `f<T>(x)`: nothing is deduced from the arguments
+  /** `object.callee(args)`: a member function call; only cooperative groups have them, and
+   *  sema lowers each (sema_cooperative_groups.cpp), so none is left after sema. */
+  ExprPtr object;
   /** Parameters past args.size() take their default values from the FunctionDecl. */
   Call(SourceRange range, std::string callee, SourceRange callee_range, std::vector<ExprPtr> args)
       : Expr(ExprKind::Call, range), callee(std::move(callee)), callee_range(callee_range),
@@ -209,6 +212,14 @@ enum class StorageKind : uint8_t {
   Constant, ///< a `__constant__` variable
 };
 
+/** A cooperative group's type as written (`cg::thread_block_tile<32>`, `auto`): sema resolves
+ *  the variable to a compile-time description of the group (sema_cooperative_groups.cpp). */
+struct GroupTypeName {
+  std::string name;    ///< thread_block, thread_block_tile, grid_group, coalesced_group, thread_group, auto, ...
+  SourceRange range;
+  std::unique_ptr<Expr> tile_size; ///< thread_block_tile<N>: N
+};
+
 struct VarDecl {
   std::string name;
   SourceRange range;      ///< the whole declarator
@@ -223,6 +234,10 @@ struct VarDecl {
   /** A parameter declared with a type template parameter (`T* data`): its name. A call must
    *  pass that very type, since the template has one instantiation. */
   std::string template_type;
+  /** A cooperative group (`cg::thread_block b = ...`), not a value of `type`; null otherwise. */
+  std::unique_ptr<GroupTypeName> group_type;
+  /** Declared by sema's lowering, not by the user: never observed by default. */
+  bool implicit = false;
 
   // sema:
   bool is_array = false;
@@ -370,6 +385,10 @@ struct TranslationUnit {
   std::vector<VarDeclPtr> globals; ///< __device__, __shared__, __constant__ at file scope
   std::vector<FunctionDeclPtr> functions;
   std::vector<HostDeclaration> host_code; ///< skipped: device code cannot use what it declares
+  /** Variables sema set aside or made while lowering cooperative groups (the groups' own
+   *  declarations, temporaries of cg::reduce, the grid barrier's counter): owned here. */
+  std::vector<VarDeclPtr> lowered_variables;
+  bool uses_grid_sync = false; ///< sema: some thread may call this_grid().sync()
 };
 
 /** Small helpers for switching on kinds. */

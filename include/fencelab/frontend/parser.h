@@ -101,6 +101,22 @@ private:
   bool skip_host_declaration(TranslationUnit& unit);
   void note_host_code(const TranslationUnit& unit);
 
+  // Cooperative groups (parse_cooperative_groups.cpp).
+  /** `namespace cg = cooperative_groups;`, `using namespace cooperative_groups;` or `using
+   *  cooperative_groups::NAME;` at the cursor: consumed and recorded; false (nothing consumed)
+   *  for anything else. */
+  bool parse_cooperative_groups_namespace();
+  /** The token index of NAME when `cg::NAME` (any alias) or, after `using namespace
+   *  cooperative_groups`, a bare NAME of that namespace starts at `ahead`; nullopt otherwise. */
+  std::optional<size_t> cooperative_groups_name_at(size_t ahead) const;
+  /** A group type (`[const] cg::thread_block [&]`), or `auto NAME = cg::...`, starts at the cursor. */
+  bool at_group_declaration() const;
+  std::unique_ptr<GroupTypeName> parse_group_type();
+  StmtPtr parse_group_declaration();
+  VarDeclPtr parse_group_parameter();
+  ExprPtr parse_cooperative_groups_expression();
+  ExprPtr parse_member_call(ExprPtr object);
+
   // Statements (parse_statements.cpp).
   StmtPtr parse_statement();
   std::unique_ptr<Compound> parse_compound();
@@ -135,6 +151,9 @@ private:
   std::unordered_map<std::string, TemplateParam> m_template_types;
   /** Names `typedef`, `using` and enumerations declared so far, and the types they stand for. */
   std::unordered_map<std::string, Type> m_type_aliases;
+  /** Names of the cooperative_groups namespace: itself and its aliases (`namespace cg = ...`). */
+  std::vector<std::string> m_cooperative_groups_namespaces{"cooperative_groups"};
+  bool m_using_cooperative_groups = false; ///< `using namespace cooperative_groups;` seen
 };
 
 /** Limits recursion: constructing past the cap reports one error; `ok()` says whether under. */

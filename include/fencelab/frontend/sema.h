@@ -11,6 +11,21 @@
 
 namespace fencelab {
 
+/** A cooperative group, known at compile time (Programming Guide, Cooperative Groups): its kind
+ *  and tile size say which threads it holds; sema lowers its operations accordingly. */
+struct CooperativeGroup {
+  enum class Kind : uint8_t { Block, Tile, Coalesced, Grid };
+  Kind kind = Kind::Block;
+  uint32_t tile_size = 0;         ///< Tile: N, a power of two up to 32
+  uint32_t parent_size = 0;       ///< Tile: the size of the tile it was partitioned from; 0: the block
+  const VarDecl* lanes = nullptr; ///< Coalesced: the hidden local holding its lanes (null: __activemask() at the use)
+  /** As the Programming Guide writes its type: "thread_block_tile<16>". */
+  std::string type_name() const;
+  bool same_threads(const CooperativeGroup& other) const {
+    return kind == other.kind && tile_size == other.tile_size && lanes == other.lanes;
+  }
+};
+
 class Sema {
 public:
   Sema(Program& program, DiagnosticSink& diagnostics);
@@ -111,6 +126,45 @@ private:
   void check_builtin_call(Call& call, const BuiltinInfo& info);
   void check_atomic_call(Call& call, const BuiltinInfo& info);
   void check_math_call(Call& call, const BuiltinInfo& info);
+
+  // sema_cooperative_groups.cpp, sema_group_operations.cpp: cooperative groups lowered onto
+  // the barriers and warp operations the Machine runs.
+  /** Resolves the group declarations among `variables` and takes them out (a coalesced
+   *  group's lanes stay, as a hidden unsigned local). */
+  void lower_group_declarations(std::vector<VarDeclPtr>& variables);
+  /** The group `expr` names or creates, or nullopt after reporting why it is none. */
+  std::optional<CooperativeGroup> group_of(ExprPtr& expr);
+  /** Member calls and `cooperative_groups::` calls: replaced by what they lower to. */
+  void check_cooperative_groups_call(ExprPtr& expr);
+  /** Takes group parameters out of every function; their uses are lowered per function. */
+  void remove_group_parameters();
+  /** A call of a function with group parameters: takes their arguments out, recording them. */
+  void pass_group_arguments(Call& call);
+  void declare_group_parameters(const FunctionDecl& function);
+  /** Functions whose `thread_group` parameters take their kind from the calls: checked once
+   *  the calls are. */
+  bool waits_for_group_arguments(const FunctionDecl& function) const;
+  void check_functions_taking_groups();
+  bool is_group_variable(const VarDecl* var) const { return m_groups.count(var) > 0; }
+  /** cg::reduce(tile, value, op): a butterfly of shfl_xor over the tile, in a temporary. */
+  ExprPtr lower_reduce(Call& call);
+  /** A call of the grid barrier function, made on first use. */
+  ExprPtr grid_sync_call(SourceRange range);
+  /** Declares the lowering's temporaries at the start of `function`'s body (so that the CUDA
+   *  backend prints them too); the interpreter finds their slots assigned already. */
+  void declare_lowered_locals(FunctionDecl& function);
+  /** A local of the current function, made by the lowering. */
+  VarDecl& lowering_temporary(const std::string& name, Type type, SourceRange range);
+  struct GroupParameter {
+    size_t position;
+    VarDeclPtr param;
+    std::optional<CooperativeGroup> passed; ///< thread_group: what the calls pass
+  };
+  std::unordered_map<const VarDecl*, CooperativeGroup> m_groups;
+  std::unordered_map<const FunctionDecl*, std::vector<GroupParameter>> m_group_parameters;
+  FunctionDeclPtr m_grid_sync_function; ///< made on the first this_grid().sync()
+  /** Temporaries lowering made in the function being checked: declared at its start. */
+  std::vector<VarDeclPtr> m_lowered_locals;
 
   Program& m_program;
   VarDecl* m_dynamic_shared = nullptr; ///< the extern __shared__ array, once declared
