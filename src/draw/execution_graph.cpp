@@ -88,9 +88,10 @@ GraphNode node_of(const Program& program, const Event& e, GraphNodeKind kind) {
   return n;
 }
 
-/** The graph of the threads in `kept` (all threads when empty). */
+/** The graph of the threads in `kept` (all threads when empty), with the memory events of
+ *  the locations in `locations` only (all when empty). */
 ExecutionGraph build_for(const Program& program, const std::vector<Event>& events, const CoherenceOrder& order,
-                         const std::set<ThreadId>& kept) {
+                         const std::set<ThreadId>& kept, const std::set<uint64_t>& locations = {}) {
   ExecutionGraph graph;
   graph.columns.push_back(GraphColumn{{}, true, "init"});
   // Columns: threads with memory events, in (block, thread) order.
@@ -110,6 +111,7 @@ ExecutionGraph build_for(const Program& program, const std::vector<Event>& event
     const auto kind = node_kind(e.kind);
     const auto column = column_of.find(e.thread);
     if (!kind || column == column_of.end()) continue;
+    if (!locations.empty() && is_memory_event(e.kind) && !locations.count(e.location.key())) continue;
     GraphNode n = node_of(program, e, *kind);
     n.column = column->second;
     n.row = rows[e.thread]++;
@@ -189,6 +191,31 @@ ExecutionGraph build_execution_graph(const Program& program, const std::vector<E
   ExecutionGraph graph = build_for(program, events, order, {});
   mark_cycle(graph);
   const size_t thread_count = graph.columns.size() - 1;
+  if (graph.has_sc_cycle && graph.nodes.size() > options.focus_above_nodes) {
+    // Focus on the cycle: its threads, its locations.
+    std::set<ThreadId> threads;
+    std::set<uint64_t> locations;
+    std::map<uint64_t, std::string> names;
+    for (const GraphNode& n : graph.nodes) names[n.location.key()] = n.location_name;
+    for (const GraphEdge& edge : graph.edges)
+      if (edge.in_cycle)
+        for (uint32_t node : {edge.from, edge.to}) {
+          const GraphNode& n = graph.nodes[node];
+          if (n.kind != GraphNodeKind::Initial) threads.insert(n.thread);
+          if (n.reads() || n.writes()) locations.insert(n.location.key());
+        }
+    std::vector<ThreadId> left_out;
+    for (size_t c = 1; c < graph.columns.size(); ++c)
+      if (!threads.count(graph.columns[c].thread)) left_out.push_back(graph.columns[c].thread);
+    std::vector<std::string> locations_left_out;
+    for (const auto& [key, name] : names)
+      if (!locations.count(key) && !name.empty()) locations_left_out.push_back(name);
+    graph = build_for(program, events, order, threads, locations);
+    mark_cycle(graph);
+    graph.left_out = std::move(left_out);
+    graph.locations_left_out = std::move(locations_left_out);
+    return graph;
+  }
   if (thread_count <= options.max_threads) return graph;
   // Too many threads to read: keep those on the cycle, then the first ones in order.
   std::set<ThreadId> kept;

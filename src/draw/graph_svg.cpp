@@ -15,9 +15,7 @@ namespace fencelab {
 namespace {
 
 constexpr double kMargin = 20;
-constexpr double kColumnWidth = 200;
 constexpr double kRowHeight = 70;
-constexpr double kBoxWidth = 146;
 constexpr double kBoxHeight = 36;
 constexpr double kHeaderY = 56;       ///< column titles
 constexpr double kFirstRowY = 96;     ///< centre of row 0
@@ -41,6 +39,8 @@ EdgeStyle style_of(GraphEdgeKind kind) {
 
 struct Layout {
   std::map<uint32_t, double> column_x; ///< graph column -> centre x
+  double box_width = 146;   ///< wide enough for the longest label (monospace, bold 12px)
+  double column_width = 200;
   double width = 0;
   double rows_bottom = 0;
 };
@@ -53,13 +53,17 @@ Layout lay_out(const ExecutionGraph& graph) {
     used[n.column] = true;
     max_row = std::max(max_row, n.row);
   }
-  double x = kMargin + kColumnWidth / 2;
+  size_t longest = 0;
+  for (const GraphNode& n : graph.nodes) longest = std::max(longest, n.label().size());
+  layout.box_width = std::max(146.0, 7.6 * double(longest) + 16);
+  layout.column_width = layout.box_width + 54;
+  double x = kMargin + layout.column_width / 2;
   for (uint32_t c = 0; c < graph.columns.size(); ++c) {
     if (!used[c]) continue;
     layout.column_x[c] = x;
-    x += kColumnWidth;
+    x += layout.column_width;
   }
-  layout.width = std::max(x - kColumnWidth / 2 + kMargin, 800.0);
+  layout.width = std::max(x - layout.column_width / 2 + kMargin, 800.0);
   layout.rows_bottom = kFirstRowY + max_row * kRowHeight + kBoxHeight;
   return layout;
 }
@@ -89,7 +93,7 @@ EdgeShape shape_edge(const Layout& layout, const GraphNode& from, const GraphNod
   }
   if (from.column == to.column) {
     // Same column: an arc out to the right of the boxes.
-    const double side = x1 + kBoxWidth / 2;
+    const double side = x1 + layout.box_width / 2;
     const double bulge = 34 + 8 * std::abs(double(to.row) - double(from.row));
     shape.d = fmt::format("M{:.1f},{:.1f} C{:.1f},{:.1f} {:.1f},{:.1f} {:.1f},{:.1f}", side, y1, side + bulge, y1,
                           side + bulge, y2, side, y2);
@@ -98,10 +102,13 @@ EdgeShape shape_edge(const Layout& layout, const GraphNode& from, const GraphNod
     return shape;
   }
   const double direction = x2 > x1 ? 1 : -1;
-  const double sx = x1 + direction * kBoxWidth / 2, ex = x2 - direction * kBoxWidth / 2;
+  const double sx = x1 + direction * layout.box_width / 2, ex = x2 - direction * layout.box_width / 2;
   const double pull = std::max(30.0, std::abs(ex - sx) * 0.35);
-  shape.d = fmt::format("M{:.1f},{:.1f} C{:.1f},{:.1f} {:.1f},{:.1f} {:.1f},{:.1f}", sx, y1, sx + direction * pull, y1,
-                        ex - direction * pull, y2, ex, y2);
+  // An edge over a column between arcs above the row instead of running behind its boxes.
+  const bool skips_column = std::abs(x2 - x1) > layout.column_width * 1.5;
+  const double lift = skips_column && from.row == to.row ? kRowHeight * 0.55 : 0;
+  shape.d = fmt::format("M{:.1f},{:.1f} C{:.1f},{:.1f} {:.1f},{:.1f} {:.1f},{:.1f}", sx, y1, sx + direction * pull,
+                        y1 - lift, ex - direction * pull, y2 - lift, ex, y2);
   // The label sits a quarter of the way along, near the source: two edges that cross (rf and
   // fr of message passing) then keep their labels apart.
   shape.label_x = sx + (ex - sx) * 0.25;
@@ -132,15 +139,18 @@ void draw_node(SvgWriter& svg, const ExecutionGraph& graph, const Layout& layout
                                                                  describe_thread_short(n.thread), n.line));
   if (is_bar(n)) {
     const char* colour = n.kind == GraphNodeKind::Fence ? "#2c3e50" : "#7d3c98";
-    svg.rect(x - kBoxWidth / 2 - 6, y - 4, kBoxWidth + 12, 8, fmt::format("fill:{};", colour), 2);
+    svg.rect(x - layout.box_width / 2 - 6, y - 4, layout.box_width + 12, 8, fmt::format("fill:{};", colour), 2);
     const std::string what = n.kind == GraphNodeKind::Fence
                                  ? fmt::format("fence, scope {}", scope_name(n.scope))
                                  : std::string("barrier");
-    svg.text(x, y - 9, n.line > 0 ? fmt::format("{} · line {}", what, n.line) : what,
-             fmt::format("font-size:11px;fill:{};", colour), "middle");
+    const std::string label = n.line > 0 ? fmt::format("{} · line {}", what, n.line) : what;
+    // On a white ground: the po arrow passes behind the label.
+    const double label_width = 6.2 * double(label.size());
+    svg.rect(x - label_width / 2, y - 20, label_width, 14, "fill:#ffffff;fill-opacity:0.9;", 2);
+    svg.text(x, y - 9, label, fmt::format("font-size:11px;fill:{};", colour), "middle");
   } else {
     const bool initial = n.kind == GraphNodeKind::Initial;
-    svg.rect(x - kBoxWidth / 2, y - kBoxHeight / 2, kBoxWidth, kBoxHeight,
+    svg.rect(x - layout.box_width / 2, y - kBoxHeight / 2, layout.box_width, kBoxHeight,
              initial ? "fill:#f4f4f4;stroke:#999999;stroke-dasharray:3 2;" : "fill:#fdfefe;stroke:#34495e;", 5);
     svg.text(x, y - 2, n.label(), "font-weight:bold;font-family:DejaVu Sans Mono, monospace;", "middle");
     const std::string below = sublabel(graph, n);
@@ -179,6 +189,12 @@ std::string render_graph_svg(const ExecutionGraph& graph) {
                                        wrap_width))
       caption.push_back(std::move(line));
   }
+  if (!graph.locations_left_out.empty())
+    for (std::string& line : wrap_text(fmt::format("Only the cycle's threads and locations are drawn; not drawn: the "
+                                                   "accesses to {}.",
+                                                   fmt::join(graph.locations_left_out, ", ")),
+                                       wrap_width))
+      caption.push_back(std::move(line));
   const double legend_y = layout.rows_bottom + 26;
   const double height = legend_y + 22 + caption.size() * kCaptionLine + 12;
   SvgWriter svg(layout.width, height, graph.title.empty() ? "execution graph" : graph.title);
@@ -192,7 +208,7 @@ std::string render_graph_svg(const ExecutionGraph& graph) {
     svg.text(x, kHeaderY, graph.columns[column].title, "font-weight:bold;fill:#2c3e50;", "middle");
     // Blocks are told apart by a rule under the title.
     if (!graph.columns[column].initial)
-      svg.line(x - kColumnWidth / 2 + 12, kHeaderY + 8, x + kColumnWidth / 2 - 12, kHeaderY + 8,
+      svg.line(x - layout.column_width / 2 + 12, kHeaderY + 8, x + layout.column_width / 2 - 12, kHeaderY + 8,
                graph.columns[column].thread.block % 2 == 0 ? "stroke:#2c3e50;stroke-width:2;"
                                                            : "stroke:#7d3c98;stroke-width:2;");
   }

@@ -59,16 +59,27 @@ WarpLanes build_warp_lanes(const Program& program, const std::vector<Event>& eve
   lanes.title = fmt::format("block {}, warp {} (threads {}-{})", block, warp, warp * kWarpSize, warp * kWarpSize + 31);
   const Event* open = nullptr; // the first event of the step being gathered
   WarpStep step;
-  auto close = [&] {
-    if (open == nullptr) return;
-    if (lanes.steps.size() < max_steps) lanes.steps.push_back(step);
+  // Under lockstep a lane that finishes exits right after its last event, before the next
+  // lane's: exits met while a step is open are gathered into one exit step that follows it.
+  uint32_t exiting = 0;
+  auto push = [&](const WarpStep& s) {
+    if (lanes.steps.size() < max_steps) lanes.steps.push_back(s);
     else ++lanes.steps_left_out;
+  };
+  auto close = [&] {
+    if (open != nullptr) push(step);
+    if (exiting != 0) push(WarpStep{exiting, 0, "exit", false, false});
     open = nullptr;
+    exiting = 0;
   };
   for (const Event& e : events) {
     if (!is_step_event(e.kind) || e.thread.block != block || e.thread.warp != warp) continue;
     const uint32_t lanes_of_event = e.kind == EventKind::Warp && e.warp_mask != 0 ? e.warp_mask : 1u << e.thread.lane;
     lanes.lanes_mask |= lanes_of_event;
+    if (e.kind == EventKind::ThreadExit) {
+      exiting |= lanes_of_event;
+      continue;
+    }
     const bool joins = open != nullptr && e.kind != EventKind::Warp && open->kind == e.kind &&
                        open->range.begin == e.range.begin && open->range.end == e.range.end &&
                        (step.mask & lanes_of_event) == 0;

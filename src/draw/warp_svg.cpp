@@ -18,7 +18,7 @@ std::string render_warp_svg(const WarpLanes& lanes, const std::string& mode) {
   const double plot_x = kMargin + kLabelWidth;
   const double width = std::max(plot_x + cell * lanes.steps.size() + kMargin + 40, 640.0);
   const double plot_bottom = kTop + kCellHeight * kWarpSize;
-  const double height = plot_bottom + 96;
+  const double height = plot_bottom + 110;
   const std::string title = fmt::format("warp lanes, {}, --warp {}", lanes.title, mode);
   SvgWriter svg(width, height, title);
   svg.text(kMargin, 26, title, "font-size:15px;font-weight:bold;");
@@ -55,7 +55,8 @@ std::string render_warp_svg(const WarpLanes& lanes, const std::string& mode) {
     }
     // The step's source line above its column, every column when they are wide enough.
     if (cell >= 18 || i % 3 == 0)
-      svg.text(x + cell / 2, kTop - 4, fmt::format("{}", s.line), "font-size:9px;fill:#555555;", "middle");
+      svg.text(x + cell / 2, kTop - 4, s.line > 0 ? fmt::format("{}", s.line) : s.label, "font-size:9px;fill:#555555;",
+               "middle");
     svg.end_group();
   }
   svg.text(plot_x - 6, kTop - 4, "line", "font-size:9px;fill:#555555;", "end");
@@ -67,15 +68,17 @@ std::string render_warp_svg(const WarpLanes& lanes, const std::string& mode) {
   svg.line(kMargin + 430, y - 11, kMargin + 430, y + 3, "stroke:#1e8449;stroke-width:2.5;");
   svg.text(kMargin + 438, y, "reconvergence", "font-size:11px;");
   y += 20;
-  svg.text(kMargin, y,
-           mode == "lockstep" ? "lockstep (pre-Volta): the active lanes run each step together; diverged paths run one "
-                                "after the other and reconverge at the end of the branch"
-                              : "its (Volta and later): lanes are independent threads; a step is one lane's unless "
-                                "lanes happened to run the same event together",
-           "font-size:11px;fill:#555555;");
+  const char* explanation =
+      mode == "lockstep" ? "lockstep (pre-Volta): the active lanes run each step together; diverged paths run one after "
+                           "the other and reconverge at the end of the branch."
+                         : "its (Volta and later): lanes are independent threads; a step is one lane's unless lanes "
+                           "happened to run the same event together.";
+  for (const std::string& line : wrap_text(explanation, static_cast<size_t>((width - 2 * kMargin) / 6.5))) {
+    svg.text(kMargin, y, line, "font-size:11px;fill:#555555;");
+    y += 16;
+  }
   if (lanes.steps_left_out > 0)
-    svg.text(kMargin, y + 18, fmt::format("{} later steps not drawn", lanes.steps_left_out),
-             "font-size:11px;fill:#555555;");
+    svg.text(kMargin, y, fmt::format("{} later steps not drawn", lanes.steps_left_out), "font-size:11px;fill:#555555;");
   return svg.finish();
 }
 

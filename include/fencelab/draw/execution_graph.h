@@ -77,6 +77,8 @@ struct ExecutionGraph {
   std::vector<GraphEdge> edges;
   /** Threads that had memory events but are not drawn (the graph keeps at most max_threads). */
   std::vector<ThreadId> left_out;
+  /** Locations whose events are not drawn (a large graph shows the cycle's locations only). */
+  std::vector<std::string> locations_left_out;
   /** Whether po ∪ rf ∪ co ∪ fr has a cycle (marked in `edges`): sc forbids the execution. */
   bool has_sc_cycle = false;
   std::vector<std::string> caption; ///< e.g. explain's sentences
@@ -85,6 +87,9 @@ struct ExecutionGraph {
 
 struct GraphOptions {
   uint32_t max_threads = 8; ///< more threads: keep those on the cycle, else the first ones
+  /** More nodes than this, with an sc cycle: draw only the cycle's threads and locations
+   *  (and the fences and barriers of those threads), which is what the outcome is about. */
+  uint32_t focus_above_nodes = 28;
 };
 
 /** Coherence order of each location (by Location::key): the ids of the stores in the order
