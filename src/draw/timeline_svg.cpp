@@ -82,9 +82,21 @@ std::string render_timeline_svg(const BarrierTimeline& timeline) {
     svg.text(kMargin, y + 4, lane.title, lane.stuck ? fmt::format("font-weight:bold;fill:{};", kDivergedColour)
                                                     : std::string("font-weight:bold;"));
     const double x1 = time_x(lane.start) - step / 2, x2 = time_x(lane.end) + (lane.stuck ? step : step / 2);
-    svg.line(x1, y, x2, y, fmt::format("stroke:{};stroke-width:2;marker-end:url(#{});",
-                                       lane.stuck ? kDivergedColour : kNormalColour,
-                                       lane.stuck ? "arrow-stuck" : "arrow-lane"));
+    // The thread's activity, broken where it waits at a barrier (the figure's blank space).
+    std::vector<std::pair<double, double>> waits;
+    for (const BarrierEpisode& episode : timeline.episodes)
+      for (const BarrierWait& w : episode.waits)
+        if (w.thread == lane.thread && w.arrive_time < episode.release_time)
+          waits.emplace_back(time_x(w.arrive_time), time_x(episode.release_time));
+    std::sort(waits.begin(), waits.end());
+    double from = x1;
+    for (const auto& [begin, end] : waits) {
+      if (begin > from) svg.line(from, y, begin, y, fmt::format("stroke:{};stroke-width:2;", kNormalColour));
+      from = std::max(from, end);
+    }
+    svg.line(from, y, x2, y, fmt::format("stroke:{};stroke-width:2;marker-end:url(#{});",
+                                         lane.stuck ? kDivergedColour : kNormalColour,
+                                         lane.stuck ? "arrow-stuck" : "arrow-lane"));
     for (const TimelineMark& m : lane.marks) {
       const double x = time_x(m.time);
       const std::string tip = m.line > 0 ? fmt::format("{} {}, line {}, step {}", lane.title, m.label, m.line, m.time)
