@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 #include <functional>
 #include <map>
+#include <sstream>
 
 using namespace fencelab;
 using namespace fencelab::testing;
@@ -189,6 +190,37 @@ TEST_CASE("the barrier timeline pairs arrivals with releases and marks divergenc
   CHECK(diverged);
   const std::string text = render_timeline_text(timeline, 60);
   CHECK(text.find("✕") != std::string::npos);
+}
+
+TEST_CASE("the terminal timeline fits the width it is given", "[draw][timeline]") {
+  Kernel k = kernel_from_file(catalogue_path("barriers/barrier_synchronization_demo.cu"));
+  const auto gpu = create_model("gpu");
+  RandomOptions random;
+  random.runs = 1;
+  const ExplorationResult result = explore_random(*k.machine, *gpu, random);
+  REQUIRE(result.outcomes.size() == 1);
+  std::string error;
+  const auto witness = record_witness(k.program(), MachineOptions{}, result.outcomes.front().witness, error);
+  REQUIRE(witness);
+  const BarrierTimeline timeline = build_barrier_timeline(k.program(), witness->events, witness->execution);
+  REQUIRE(timeline.lanes.size() == 4);
+  CHECK(timeline.episodes.size() == 2); // two __syncthreads
+  for (const BarrierEpisode& episode : timeline.episodes) {
+    CHECK_FALSE(episode.diverged);
+    CHECK(episode.waits.size() == 4);
+  }
+  for (uint32_t width : {24u, 40u, 100u}) {
+    const std::string text = render_timeline_text(timeline, width);
+    std::istringstream lines(text);
+    std::string line;
+    while (std::getline(lines, line)) {
+      if (line.rfind("(0, ", 0) != 0) continue; // the lanes; the title and legend may wrap
+      size_t code_points = 0;
+      for (unsigned char c : line) code_points += (c & 0xC0) != 0x80 ? 1 : 0;
+      INFO(line);
+      CHECK(code_points <= width);
+    }
+  }
 }
 
 TEST_CASE("warp lanes: a branch on the lane diverges under lockstep and reconverges", "[draw][warps]") {

@@ -56,7 +56,11 @@ int execute(const CheckOptions& options) {
         }
         const std::string prefix = fmt::format("{}-finding-{}-{}", model_name, i + 1,
                                                diagnostic_kind_name(result.reports[i].report.kind));
-        if (!write_witness_pictures(*program, *witness, {}, options.svg_directory, prefix, false)) return kBadInput;
+        std::vector<uint32_t> lines;
+        for (const ReportSite& site : result.reports[i].report.sites)
+          if (site.range.end > 0) lines.push_back(program->source->position(site.range.begin).line);
+        if (!write_witness_pictures(*program, *witness, {}, options.svg_directory, prefix, false, lines))
+          return kBadInput;
       }
     }
   }

@@ -30,11 +30,12 @@ bool prepare_directory(const std::string& directory) {
 
 bool write_witness_pictures(const Program& program, const RecordedWitness& witness,
                             const std::vector<std::string>& caption, const std::string& directory,
-                            const std::string& prefix, bool with_graph) {
+                            const std::string& prefix, bool with_graph,
+                            const std::vector<uint32_t>& flagged_lines) {
   const std::string base = (std::filesystem::path(directory) / prefix).string();
   std::vector<std::pair<std::string, std::string>> files;
   if (with_graph) files.emplace_back(base + "-graph.svg", draw_witness_graph(program, witness, caption));
-  files.emplace_back(base + "-timeline.svg", draw_witness_timeline(program, witness));
+  files.emplace_back(base + "-timeline.svg", draw_witness_timeline(program, witness, flagged_lines));
   if (auto warps = draw_witness_warps(program, witness)) files.emplace_back(base + "-warps.svg", std::move(*warps));
   for (const auto& [path, content] : files) {
     if (!write_text_file(path, content)) return false;

@@ -127,7 +127,9 @@ BarrierTimeline build_barrier_timeline(const Program& program, const std::vector
       lane.start = time;
     }
     const uint32_t line = line_of(program, e.range);
-    lane.marks.push_back(TimelineMark{*kind, time, line, mark_label(e), false});
+    const bool flagged = line > 0 && std::find(options.flagged_lines.begin(), options.flagged_lines.end(), line) !=
+                                         options.flagged_lines.end();
+    lane.marks.push_back(TimelineMark{*kind, time, line, mark_label(e), false, flagged});
     lane.end = time;
     if (e.kind == EventKind::ThreadExit) lane.exited = true;
     if (e.kind == EventKind::BarrierArrive) last_arrival[e.thread] = {time, line};
@@ -155,6 +157,10 @@ BarrierTimeline build_barrier_timeline(const Program& program, const std::vector
           if (kept.size() < options.max_threads) kept.insert(w.thread);
     for (const auto& [thread, lane] : lanes)
       if (lane.stuck && kept.size() < options.max_threads) kept.insert(thread);
+    for (const auto& [thread, lane] : lanes)
+      if (kept.size() < options.max_threads &&
+          std::any_of(lane.marks.begin(), lane.marks.end(), [](const TimelineMark& m) { return m.flagged; }))
+        kept.insert(thread);
     for (const auto& [thread, lane] : lanes)
       if (kept.size() < options.max_threads) kept.insert(thread);
   }

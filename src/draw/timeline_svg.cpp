@@ -119,8 +119,9 @@ std::string render_timeline_svg(const BarrierTimeline& timeline) {
         svg.rect(x - 2, y - 9, 4, 18, "fill:#2c3e50;");
         break;
       default:
+        if (m.flagged) svg.circle(x, y, 8, fmt::format("fill:none;stroke:{};stroke-width:2.5;", kDivergedColour));
         svg.circle(x, y, 4.5, fmt::format("fill:{};stroke:#ffffff;stroke-width:1;", mark_colour(m.kind)));
-        if (step >= 30 && m.line > 0)
+        if ((step >= 30 || m.flagged) && m.line > 0)
           svg.text(x, y - 9, fmt::format("L{}", m.line), "font-size:9px;fill:#777777;", "middle");
         break;
       }
@@ -170,6 +171,8 @@ std::string render_timeline_svg(const BarrierTimeline& timeline) {
   svg.text(x + 68, y, "load", "font-size:11px;");
   svg.line(x + 120, y - 3, x + 146, y - 3, fmt::format("stroke:{};stroke-width:2;", kDivergedColour));
   svg.text(x + 152, y, "divergence", fmt::format("font-size:11px;fill:{};", kDivergedColour));
+  svg.circle(x + 232, y - 3, 7, fmt::format("fill:none;stroke:{};stroke-width:2.5;", kDivergedColour));
+  svg.text(x + 244, y, "the diagnostic's access", fmt::format("font-size:11px;fill:{};", kDivergedColour));
   y += 22;
   for (const std::string& line : notes) {
     svg.text(kMargin, y, line, "font-size:12px;fill:#222222;");

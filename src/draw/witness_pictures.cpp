@@ -78,9 +78,12 @@ std::string draw_witness_graph(const Program& program, const RecordedWitness& wi
   return render_graph_svg(graph);
 }
 
-std::string draw_witness_timeline(const Program& program, const RecordedWitness& witness) {
-  BarrierTimeline timeline = build_barrier_timeline(program, witness.events, witness.execution);
-  timeline.title = fmt::format("{}: barrier timeline, {} under {}", file_name_of(program.source->path()),
+std::string draw_witness_timeline(const Program& program, const RecordedWitness& witness,
+                                  const std::vector<uint32_t>& flagged_lines) {
+  TimelineOptions options;
+  options.flagged_lines = flagged_lines;
+  BarrierTimeline timeline = build_barrier_timeline(program, witness.events, witness.execution, options);
+  timeline.title = fmt::format("{}: timeline, {} under {}", file_name_of(program.source->path()),
                                witness.execution.outcome.to_string(program), mode_name(witness.model, witness.warp));
   return render_timeline_svg(timeline);
 }

@@ -145,9 +145,13 @@ void write_diagnostics(std::ostream& out, const HtmlReportInput& input) {
                            line > 0 ? escape_markup(program.source->line_text(line)) : "");
       }
       out << "</table>\n";
+      std::vector<uint32_t> lines;
+      for (const ReportSite& site : report.sites)
+        if (const uint32_t line = line_of(program, site.range)) lines.push_back(line);
       std::string error;
       const auto witness = record_witness(program, input.machine, report.witness, error);
-      if (witness) out << "<div class=\"picture\">\n" << draw_witness_timeline(program, *witness) << "</div>\n";
+      if (witness)
+        out << "<div class=\"picture\">\n" << draw_witness_timeline(program, *witness, lines) << "</div>\n";
       else out << fmt::format("<p class=\"note\">cannot replay the witness: {}</p>\n", escape_markup(error));
     }
   }

@@ -22,6 +22,7 @@ struct TimelineMark {
   uint32_t line = 0;   ///< source line, 0 when none
   std::string label;   ///< "W X=1", "arrive", "__syncwarp"
   bool diverged = false; ///< an arrival at a barrier the rest of the block did not reach
+  bool flagged = false;  ///< at a source line a diagnostic points at (TimelineOptions::flagged_lines)
 };
 
 /** One thread's lane. */
@@ -67,6 +68,9 @@ struct BarrierTimeline {
 
 struct TimelineOptions {
   uint32_t max_threads = 8; ///< more: keep the threads in a divergence or stuck, then the first
+  /** Source lines a diagnostic points at (a race's accesses): their marks are drawn in the
+   *  diagnostic's colour, and with many threads the threads with such marks are kept first. */
+  std::vector<uint32_t> flagged_lines;
 };
 
 /** Time is the position of each thread-visible event in the execution (model drains and

@@ -34,7 +34,9 @@ std::vector<std::string> explain_witness(const Program& program, const MachineOp
 
 std::string draw_witness_graph(const Program& program, const RecordedWitness& witness,
                                const std::vector<std::string>& caption);
-std::string draw_witness_timeline(const Program& program, const RecordedWitness& witness);
+/** `flagged_lines`: the lines a diagnostic points at, drawn in its colour. */
+std::string draw_witness_timeline(const Program& program, const RecordedWitness& witness,
+                                  const std::vector<uint32_t>& flagged_lines = {});
 /** Nullopt when the execution has no warp events to draw. */
 std::optional<std::string> draw_witness_warps(const Program& program, const RecordedWitness& witness);
 
