@@ -2,12 +2,15 @@
 // under each model with the checkers on (as `explore` does), and writes the one-page HTML
 // report (report/html_report.h). sc is explored as well when not asked, to tell weak outcomes.
 #include "commands.h"
+#include "gpu_common.h"
 #include "picture_files.h"
 
 #include "fencelab/checkers/checkers.h"
 #include "fencelab/explore/expectations.h"
 #include "fencelab/report/html_report.h"
 
+#include <cstdio>
+#include <cstdlib>
 #include <fmt/format.h>
 #include <sstream>
 
@@ -20,7 +23,40 @@ struct ReportCommandOptions {
   ExhaustiveOptions exhaustive;
   std::string output;
   std::string command_line;
+  bool gpu = false; ///< --gpu: run it on the GPU too, as `fencelab gpu` does with its defaults
 };
+
+/** Runs the kernel on the GPU as `fencelab gpu` would; a failure is written on the page. */
+GpuHistogram run_gpu_for_report(const Program& program, const ReportCommandOptions& options, int& exit_code) {
+  GpuCommandOptions gpu;
+  gpu.file = options.common.file;
+  gpu.shape = options.common.shape;
+  GpuHistogram histogram;
+  cuda::GpuOptions gpu_options = gpu.gpu;
+  gpu_options.litmus = use_litmus(program, gpu);
+  const cuda::GpuResult ran = cuda::run_on_gpu(program, gpu_options);
+  if (ran.status == cuda::GpuStatus::Hang) {
+    // As `fencelab gpu`: the hung kernel would block any orderly teardown of the context.
+    fmt::print(stderr, "fencelab: error: {}\n", ran.message);
+    std::fflush(nullptr);
+    std::_Exit(cuda::gpu_status_exit_code(ran.status));
+  }
+  std::optional<cuda::GpuResult> result;
+  if (ran.status == cuda::GpuStatus::Ok) result = ran;
+  if (!result) {
+    fmt::print(stderr, "fencelab: error: {}\n", ran.message);
+    exit_code = cuda::gpu_status_exit_code(ran.status);
+    histogram.failure = ran.message;
+    return histogram;
+  }
+  histogram.device = result->device;
+  histogram.mode = result->litmus ? fmt::format("litmus mode, {} instances in {} launches", result->executions,
+                                                result->launches)
+                                  : fmt::format("plain mode, {} launches", result->executions);
+  histogram.executions = result->executions;
+  histogram.outcomes = result->outcomes;
+  return histogram;
+}
 
 int execute(const ReportCommandOptions& options) {
   if (!check_models(options.common.models)) return kBadInput;
@@ -50,11 +86,13 @@ int execute(const ReportCommandOptions& options) {
     const auto sc = create_model("sc");
     input.sc = explore_exhaustive(machine, *sc, ExhaustiveOptions{options.exhaustive.max_executions});
   }
+  int exit_code = kSuccess;
+  if (options.gpu) input.gpu = run_gpu_for_report(*program, options, exit_code);
   std::ostringstream page;
   write_html_report(page, input);
   if (!write_text_file(options.output, page.str())) return kBadInput;
   fmt::print("wrote {}\n", options.output);
-  return kSuccess;
+  return exit_code;
 }
 
 } // namespace
@@ -67,11 +105,13 @@ void add_report_command(CLI::App& app, int& exit_code) {
   command->add_option("-o,--output", options->output, "the HTML file to write")->required();
   command->add_option("--max-executions", options->exhaustive.max_executions, "stop each model's search after this many");
   add_reduction_option(*command, options->exhaustive.reduction);
+  command->add_flag("--gpu", options->gpu,
+                    "also run it on the GPU (as `fencelab gpu` with its defaults) and add the histogram");
   command->callback([options, &exit_code] {
-    options->command_line = fmt::format("fencelab report {} --model {}{} -o {}", options->common.file,
+    options->command_line = fmt::format("fencelab report {} --model {}{}{} -o {}", options->common.file,
                                         fmt::join(options->common.models, ","),
                                         options->common.machine.warp == WarpMode::Lockstep ? " --warp lockstep" : "",
-                                        options->output);
+                                        options->gpu ? " --gpu" : "", options->output);
     exit_code = execute(*options);
   });
 }

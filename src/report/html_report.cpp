@@ -66,6 +66,9 @@ void write_outcome_table(std::ostream& out, const HtmlReportInput& input, const 
     out << fmt::format("<th>{}<br/><span class=\"mono\">{} executions{}</span></th>",
                        escape_markup(mode_name(run.result.model, input.machine.warp)), run.result.executions,
                        run.result.complete ? "" : ", incomplete");
+  const bool gpu_ran = input.gpu && input.gpu->failure.empty();
+  if (gpu_ran)
+    out << fmt::format("<th>GPU<br/><span class=\"mono\">{} executions</span></th>", input.gpu->executions);
   out << "<th>weak?</th></tr>\n";
   for (const Outcome& outcome : outcomes) {
     const bool weak = input.sc && outcome.status == ExecutionStatus::Completed && !reached(*input.sc, outcome);
@@ -77,9 +80,26 @@ void write_outcome_table(std::ostream& out, const HtmlReportInput& input, const 
       if (it == run.result.outcomes.end()) out << "<td class=\"absent\">—</td>";
       else out << fmt::format("<td class=\"count\">{}</td>", it->executions);
     }
-    out << fmt::format("<td>{}</td></tr>\n", weak ? "weak: sc forbids it" : "");
+    std::string verdict = weak ? "weak: sc forbids it" : "";
+    if (gpu_ran) {
+      const auto seen = std::find_if(input.gpu->outcomes.begin(), input.gpu->outcomes.end(),
+                                     [&](const auto& o) { return o.first == outcome; });
+      if (seen == input.gpu->outcomes.end()) out << "<td class=\"absent\">—</td>";
+      else out << fmt::format("<td class=\"count\">{}</td>", seen->second);
+      // DESIGN "The CUDA backend": an outcome the GPU shows but the models forbid is flagged
+      // loudly: undefined behaviour in the kernel, or a model that is wrong.
+      const bool allowed = std::any_of(input.runs.begin(), input.runs.end(),
+                                       [&](const ModelRun& run) { return reached(run.result, outcome); });
+      if (seen != input.gpu->outcomes.end() && !allowed) verdict = "SEEN ON THE GPU BUT FORBIDDEN by every model";
+    }
+    out << fmt::format("<td>{}</td></tr>\n", escape_markup(verdict));
   }
   out << "</table>\n";
+  if (gpu_ran)
+    out << fmt::format("<p class=\"note\">GPU: {}, {}.</p>\n", escape_markup(input.gpu->device),
+                       escape_markup(input.gpu->mode));
+  else if (input.gpu)
+    out << fmt::format("<p class=\"note\">GPU: could not run: {}</p>\n", escape_markup(input.gpu->failure));
   if (!input.sc) out << "<p class=\"note\">sc was not explored, so weak outcomes are not marked.</p>\n";
 }
 
@@ -188,6 +208,9 @@ void write_html_report(std::ostream& out, const HtmlReportInput& input) {
   for (const ModelRun& run : input.runs)
     for (const OutcomeCount& o : run.result.outcomes)
       if (std::find(outcomes.begin(), outcomes.end(), o.outcome) == outcomes.end()) outcomes.push_back(o.outcome);
+  if (input.gpu)
+    for (const auto& [outcome, count] : input.gpu->outcomes)
+      if (std::find(outcomes.begin(), outcomes.end(), outcome) == outcomes.end()) outcomes.push_back(outcome);
   std::sort(outcomes.begin(), outcomes.end());
   std::set<uint32_t> marked;
   for (const ModelRun& run : input.runs)

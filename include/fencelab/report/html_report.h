@@ -13,12 +13,22 @@
 
 namespace fencelab {
 
+/** What a real GPU showed (`report --gpu`; the CUDA backend's result, as the page needs it). */
+struct GpuHistogram {
+  std::string device;  ///< "NVIDIA H100 80GB HBM3 (sm_90, 132 SMs)"
+  std::string mode;    ///< "litmus mode, 6553600 instances in 100 launches" or "plain mode, 100 launches"
+  uint64_t executions = 0;
+  std::vector<std::pair<Outcome, uint64_t>> outcomes;
+  std::string failure; ///< why it could not run (then the rest is empty)
+};
+
 struct HtmlReportInput {
   const Program* program = nullptr;
   MachineOptions machine;
   std::vector<ModelRun> runs;          ///< one per model, in the order asked
   std::optional<ExplorationResult> sc; ///< sc's outcomes, to tell weak ones (also when not asked)
   std::string command_line;            ///< how the report was made, shown at its foot
+  std::optional<GpuHistogram> gpu;     ///< with --gpu: a column beside the models'
 };
 
 /** Writes the page: the kernel with line numbers, the outcome table per model side by side,
