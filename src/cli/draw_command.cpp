@@ -23,6 +23,7 @@ struct DrawOptions {
   bool graph = false, timeline = false, warps = false;
   std::string output;
   uint64_t seed = 1;
+  uint64_t max_executions = 20'000; ///< without a token, --graph's searches stop here
 };
 
 /** The token to draw when none was given (see the file comment). */
@@ -38,9 +39,9 @@ std::optional<ReplayToken> choose_witness(const Program& program, const DrawOpti
     if (result.outcomes.empty()) return std::nullopt;
     return result.outcomes.front().witness;
   }
-  const ExplorationResult result = explore_exhaustive(machine, *model, ExhaustiveOptions{});
+  const ExplorationResult result = explore_exhaustive(machine, *model, ExhaustiveOptions{options.max_executions});
   const auto sc = create_model("sc");
-  const ExplorationResult under_sc = explore_exhaustive(machine, *sc, ExhaustiveOptions{});
+  const ExplorationResult under_sc = explore_exhaustive(machine, *sc, ExhaustiveOptions{options.max_executions});
   for (const OutcomeCount& o : result.outcomes) {
     const bool under_sc_too = std::any_of(under_sc.outcomes.begin(), under_sc.outcomes.end(),
                                           [&](const OutcomeCount& s) { return s.outcome == o.outcome; });
@@ -116,6 +117,8 @@ void add_draw_command(CLI::App& app, int& exit_code) {
   command->add_flag("--timeline", options->timeline, "the barrier timeline: a lane per thread, time across");
   command->add_flag("--warps", options->warps, "the lanes of a warp: active mask per step, divergence");
   command->add_option("-o,--output", options->output, "write the SVG to FILE (default: standard output)");
+  command->add_option("--max-executions", options->max_executions,
+                      "without a token, --graph explores at most this many executions per model (default 20000)");
   command->add_option("--seed", options->seed, "without a token, --timeline and --warps draw a random execution from this seed");
   command->callback([options, &exit_code] { exit_code = execute(*options); });
 }
