@@ -116,6 +116,31 @@ def main():
                 checked += 1
             except (AssertionError, ElementTree.ParseError, subprocess.TimeoutExpired) as error:
                 failures.append(f"{name} --warp {mode}: {error}")
+    # explain --svg and check --svg write their pictures beside the text; replay --timeline
+    # draws in the terminal.
+    try:
+        kernel = os.path.join(source, "kernels", "fences", "write_read_xy.cu")
+        explained = os.path.join(output, "explain-svg")
+        result = run(binary, ["explain", kernel, "gpu:021101", "--svg", explained])
+        if "forbids" not in result.stdout:
+            raise AssertionError("explain --svg: the text is missing")
+        for name in ("witness-graph.svg", "witness-timeline.svg"):
+            check_svg(os.path.join(explained, name))
+        checked_dir = os.path.join(output, "check-svg")
+        barrier = os.path.join(source, "kernels", "barriers", "incorrect_barrier_example.cu")
+        run(binary, ["check", barrier, "--svg", checked_dir], expect=1)
+        pictures = [n for n in os.listdir(checked_dir) if n.endswith("-timeline.svg")]
+        if not pictures:
+            raise AssertionError("check --svg wrote no timeline")
+        for name in pictures:
+            check_svg(os.path.join(checked_dir, name))
+        lines = run(binary, ["replay", barrier, "sc:", "--timeline", "--width", "60"]).stdout.splitlines()
+        lanes = [line for line in lines if line.startswith("(0, ")]
+        if len(lanes) != 4 or any(len(line) > 60 for line in lanes) or "✕" not in "".join(lanes):
+            raise AssertionError("replay --timeline: " + "\n".join(lines))
+        checked += 1
+    except (AssertionError, ElementTree.ParseError, OSError) as error:
+        failures.append(f"explain/check --svg, replay --timeline: {error}")
     # Bad input: a clear message and exit 2.
     kernel = os.path.join(source, "kernels", "fences", "write_read_xy.cu")
     for arguments in (["draw", kernel, "gpu:zz!"], ["draw", kernel, "--graph", "--timeline"],
