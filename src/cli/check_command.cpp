@@ -1,12 +1,14 @@
 // `fencelab check FILE`: every checker on; exhaustive exploration when the search is small,
 // random executions within a budget otherwise; each distinct report once with its witness.
 #include "commands.h"
+#include "picture_files.h"
 #include "search_session.h"
 
 #include "fencelab/checkers/checkers.h"
 #include "fencelab/explore/expectations.h"
 #include "fencelab/report/report.h"
 
+#include <fmt/format.h>
 #include <iostream>
 
 namespace fencelab::cli {
@@ -17,6 +19,7 @@ struct CheckOptions {
   CommonOptions common;
   CheckBudget budget;
   SearchCommandOptions search;
+  std::string svg_directory; ///< --svg DIR: each finding's witness as pictures
 };
 
 int execute(const CheckOptions& options) {
@@ -29,6 +32,7 @@ int execute(const CheckOptions& options) {
   CheckBudget budget = options.budget;
   budget.control = session.control();
   int exit_code = kSuccess;
+  if (!options.svg_directory.empty() && !prepare_directory(options.svg_directory)) return kBadInput;
   for (const std::string& model_name : options.common.models) {
     const auto model = create_model(model_name);
     const ExplorationResult result =
@@ -41,6 +45,24 @@ int execute(const CheckOptions& options) {
     }
     for (const ReportCount& r : result.reports)
       if (diagnostic_kind_severity(r.report.kind) == Severity::Error) exit_code = kFindings;
+    if (!options.svg_directory.empty()) {
+      // One set of pictures per finding: its witness's barrier timeline and warp lanes.
+      for (size_t i = 0; i < result.reports.size(); ++i) {
+        std::string error;
+        const auto witness = record_witness(*program, options.common.machine, result.reports[i].report.witness, error);
+        if (!witness) {
+          fmt::print(stderr, "fencelab: error: cannot replay the witness of finding {}: {}\n", i + 1, error);
+          return kInternalError;
+        }
+        const std::string prefix = fmt::format("{}-finding-{}-{}", model_name, i + 1,
+                                               diagnostic_kind_name(result.reports[i].report.kind));
+        std::vector<uint32_t> lines;
+        for (const ReportSite& site : result.reports[i].report.sites)
+          if (site.range.end > 0) lines.push_back(program->source->position(site.range.begin).line);
+        if (!write_witness_pictures(*program, *witness, {}, options.svg_directory, prefix, false, lines))
+          return kBadInput;
+      }
+    }
   }
   if (!checkers.races_checked())
     std::cerr << "fencelab: note: the grid has 2^32 threads or more, so races were not checked (the other "
@@ -61,6 +83,8 @@ void add_check_command(CLI::App& app, int& exit_code) {
   add_jobs_option(*command, options->budget.jobs);
   add_reduction_option(*command, options->budget.reduction);
   add_search_options(*command, options->search);
+  command->add_option("--svg", options->svg_directory,
+                      "also write each finding's barrier timeline (and warp lanes) as SVG into DIR");
   command->callback([options, &exit_code] { exit_code = execute(*options); });
 }
 

@@ -1,5 +1,6 @@
 // `fencelab explain FILE TOKEN` (or --token-file): a witness in a few plain sentences.
 #include "commands.h"
+#include "picture_files.h"
 
 #include "fencelab/explore/explanation.h"
 #include "fencelab/explore/exploration.h"
@@ -15,6 +16,7 @@ namespace {
 struct ExplainOptions {
   CommonOptions common;
   TokenArgument token;
+  std::string svg_directory; ///< --svg DIR: the witness's pictures beside the text
 };
 
 int execute(const ExplainOptions& options) {
@@ -42,8 +44,18 @@ int execute(const ExplainOptions& options) {
   if (!context.reachable_under_sc)
     fmt::print("  sequential consistency {} this outcome.\n",
                under_sc.complete ? "forbids" : "did not reach (in a bounded search)");
-  for (const std::string& sentence : explain_execution(*program, recorder.events(), context))
-    fmt::print("  {}\n", sentence);
+  const std::vector<std::string> sentences = explain_execution(*program, recorder.events(), context);
+  for (const std::string& sentence : sentences) fmt::print("  {}\n", sentence);
+  if (!options.svg_directory.empty()) {
+    if (!prepare_directory(options.svg_directory)) return kBadInput;
+    RecordedWitness recorded{witness->model, machine_options.warp, witness->token.display(), recorder.events(), *execution};
+    std::vector<std::string> caption;
+    if (!context.reachable_under_sc)
+      caption.push_back(fmt::format("Sequential consistency {} this outcome.",
+                                    under_sc.complete ? "forbids" : "did not reach (in a bounded search)"));
+    caption.insert(caption.end(), sentences.begin(), sentences.end());
+    if (!write_witness_pictures(*program, recorded, caption, options.svg_directory, "witness", true)) return kBadInput;
+  }
   return kSuccess;
 }
 
@@ -54,6 +66,8 @@ void add_explain_command(CLI::App& app, int& exit_code) {
   CLI::App* command = app.add_subcommand("explain", "explain a witness in plain sentences");
   add_common_options(*command, options->common);
   add_token_arguments(*command, options->token, "gpu:001001");
+  command->add_option("--svg", options->svg_directory,
+                      "also write the witness's execution graph, barrier timeline and warp lanes as SVG into DIR");
   command->callback([options, &exit_code] { exit_code = execute(*options); });
 }
 

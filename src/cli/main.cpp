@@ -18,6 +18,8 @@ int main(int argc, char** argv) {
   add_check_command(app, exit_code);
   add_gpu_command(app, exit_code);
   add_compare_command(app, exit_code);
+  add_draw_command(app, exit_code);
+  add_report_command(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

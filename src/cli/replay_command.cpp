@@ -1,11 +1,18 @@
-// `fencelab replay FILE TOKEN` (or --token-file): reproduce one execution exactly; --trace prints it step by step.
+// `fencelab replay FILE TOKEN` (or --token-file): reproduce one execution exactly; --trace prints it step by step;
+// --timeline draws its barrier timeline with box characters, as wide as the terminal.
 #include "commands.h"
+
+#include "fencelab/draw/barrier_timeline.h"
+#include "fencelab/draw/pictures.h"
 
 #include "fencelab/explore/exploration.h"
 #include "fencelab/report/report.h"
 
 #include <fmt/format.h>
+#include <cstdlib>
 #include <iostream>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 namespace fencelab::cli {
 
@@ -15,7 +22,21 @@ struct ReplayOptions {
   CommonOptions common;
   TokenArgument token;
   bool trace = false;
+  bool timeline = false;
+  uint32_t width = 0; ///< 0: the terminal's, else $COLUMNS, else 100
 };
+
+/** The terminal's width: --width, else the terminal's (TIOCGWINSZ), else $COLUMNS, else 100. */
+uint32_t terminal_width(uint32_t asked) {
+  if (asked > 0) return asked;
+  winsize size{};
+  if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 0) return size.ws_col;
+  if (const char* columns = std::getenv("COLUMNS")) {
+    const int value = std::atoi(columns);
+    if (value > 0) return static_cast<uint32_t>(value);
+  }
+  return 100;
+}
 
 int execute(ReplayOptions& options) {
   const auto witness = load_token(options.token, options.common.machine);
@@ -26,15 +47,22 @@ int execute(ReplayOptions& options) {
   const auto model = create_model(witness->model);
   TraceRecorder recorder;
   ReplayError replay_error;
-  const auto execution = replay(machine, *model, witness->token, options.trace ? &recorder : nullptr, replay_error);
+  const auto execution = replay(machine, *model, witness->token, options.trace || options.timeline ? &recorder : nullptr, replay_error);
   if (!execution) {
     fmt::print(stderr, "fencelab: error: cannot replay '{}': {}\n", witness->shown, replay_error.message);
     return kBadInput;
   }
   if (options.common.json) {
     print_trace_json(std::cout, *program, witness->token.encode(), recorder.events(), *execution);
-  } else if (options.trace) {
-    print_trace_text(std::cout, *program, witness->shown, recorder.events(), *execution);
+  } else if (options.trace || options.timeline) {
+    if (options.trace) print_trace_text(std::cout, *program, witness->shown, recorder.events(), *execution);
+    if (options.trace && options.timeline) std::cout << "\n";
+    if (options.timeline) {
+      BarrierTimeline timeline = build_barrier_timeline(*program, recorder.events(), *execution);
+      timeline.title = fmt::format("barrier timeline of {} ({}), outcome {}", options.common.file, witness->shown,
+                                   execution->outcome.to_string(*program));
+      std::cout << render_timeline_text(timeline, terminal_width(options.width));
+    }
   } else {
     fmt::print("{}\n", execution->outcome.to_string(*program));
     if (execution->error) std::cout << render_diagnostic(execution->error->diagnostic, *program->source);
@@ -50,6 +78,9 @@ void add_replay_command(CLI::App& app, int& exit_code) {
   add_common_options(*command, options->common);
   add_token_arguments(*command, options->token, "sc:0110");
   command->add_flag("--trace", options->trace, "print the execution step by step");
+  command->add_flag("--timeline", options->timeline, "draw the barrier timeline with box characters");
+  command->add_option("--width", options->width, "columns for --timeline (default: the terminal's)")
+      ->check(CLI::Range(20u, 1000u));
   command->callback([options, &exit_code] { exit_code = execute(*options); });
 }
 

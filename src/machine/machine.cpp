@@ -200,6 +200,7 @@ ExecutionResult Machine::Impl::run(MemoryModel& the_model, ChoiceSource& the_cho
         if (observer_wants_text) e.location_name = layout.describe(described.location);
         e.type = layout.element_type(described.location);
         e.value = described.value;
+        e.store_id = described.store_id;
         e.text = std::move(described.text);
         emit(std::move(e));
       }

@@ -110,8 +110,8 @@ void BufferedModel::drained(uint32_t slot, const BufferedStore& store, bool forc
 MemoryModel::InternalStep BufferedModel::describe_internal_step(uint32_t index, bool with_text) const {
   const auto [slot, position] = locate_step(index);
   const BufferedStore& store = m_buffers[slot].entries()[position];
-  if (!with_text) return InternalStep{owner(slot), store.location, store.value, {}};
-  return InternalStep{owner(slot), store.location, store.value,
+  if (!with_text) return InternalStep{owner(slot), store.location, store.value, store.id, {}};
+  return InternalStep{owner(slot), store.location, store.value, store.id,
                       fmt::format("{} drains from thread {}'s store buffer to memory",
                                   describe(store.location, &store.value), owner(slot).to_string())};
 }

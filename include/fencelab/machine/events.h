@@ -58,7 +58,7 @@ struct Event {
   bool warp_undefined = false; ///< Warp: some lane shuffled from a lane outside the mask
   uint32_t object = 0;    ///< Load, Store, Atomic: Program::memory_objects index
   uint64_t read_from = 0; ///< Load, Atomic: id of the store read (0: the initial value)
-  uint64_t store_id = 0;  ///< Store, Atomic: id of the store made
+  uint64_t store_id = 0;  ///< Store, Atomic: id of the store made; ModelStep: of the store drained
   /** BarrierRelease: the threads that waited and where; the block's threads that had exited. */
   std::vector<std::pair<ThreadId, SourceRange>> waiting;
   std::vector<ThreadId> exited;

@@ -93,6 +93,7 @@ public:
     ThreadId thread;   ///< whose buffered store
     Location location;
     Word value = 0;
+    uint64_t store_id = 0; ///< the id the store got when it was made (last_store_id)
     std::string text;  ///< e.g. "X=10 drains from thread (0,0,0)'s store buffer to memory"
   };
   /** What internal step `index` would do; `text` only when `with_text` (observers that

@@ -1,0 +1,46 @@
+// From a witness token to its pictures: replays the execution with a trace recorder and hands
+// the events to the draw layer's models and renderers. Shared by `draw`, `explain --svg`,
+// `check --svg` and `report`.
+#pragma once
+
+#include "fencelab/explore/replay_token.h"
+#include "fencelab/machine/machine.h"
+#include "fencelab/program/program.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace fencelab {
+
+/** One replayed execution, with everything the pictures need. */
+struct RecordedWitness {
+  std::string model;  ///< "gpu" for a "gpu.lockstep:..." token
+  WarpMode warp = WarpMode::Its;
+  std::string token;  ///< as displayed (ReplayToken::display)
+  std::vector<Event> events;
+  ExecutionResult execution;
+};
+
+/** Replays `token` on `program` (its warp mode wins over `machine.warp`); nullopt with `error`
+ *  set when the token does not fit the program. */
+std::optional<RecordedWitness> record_witness(const Program& program, MachineOptions machine, const ReplayToken& token,
+                                              std::string& error);
+
+/** explain's sentences for the witness, led by whether sc forbids its outcome. `reachable_under_sc`
+ *  when known; otherwise an exhaustive sc search (bounded, as `explain` does) decides. */
+std::vector<std::string> explain_witness(const Program& program, const MachineOptions& machine,
+                                         const RecordedWitness& witness, std::optional<bool> reachable_under_sc);
+
+std::string draw_witness_graph(const Program& program, const RecordedWitness& witness,
+                               const std::vector<std::string>& caption);
+/** `flagged_lines`: the lines a diagnostic points at, drawn in its colour. */
+std::string draw_witness_timeline(const Program& program, const RecordedWitness& witness,
+                                  const std::vector<uint32_t>& flagged_lines = {});
+/** Nullopt when the execution has no warp events to draw. */
+std::optional<std::string> draw_witness_warps(const Program& program, const RecordedWitness& witness);
+
+/** "write_read_xy.cu" from "kernels/fences/write_read_xy.cu". */
+std::string file_name_of(const std::string& path);
+
+} // namespace fencelab
