@@ -125,6 +125,9 @@ TEST_CASE("cuda: nvcc compiles the generated source of every catalogue kernel (s
     REQUIRE(SourceFile::read(path, file, error));
     auto compiled = compile_text(file.text(), path);
     if (compiled->program == nullptr) continue; // not in fencelab's subset: nothing to generate
+    // A grid sync is lowered onto a hidden counter that generated CUDA cannot express as the
+    // cooperative launch it needs: `gpu` refuses such kernels (gpu_command.cpp).
+    if (compiled->program->unit.uses_grid_sync) continue;
     const std::string stem = std::filesystem::path(path).stem().string();
     std::ofstream(dir / (stem + "_plain.cu")) << cuda::generate_plain(*compiled->program).source;
     ++written;
