@@ -9,6 +9,12 @@
 
 namespace fencelab::cuda {
 
+std::string cuda_identifier(const std::string& name) {
+  std::string identifier;
+  for (char c : name) identifier += c == '.' ? std::string("__") : std::string(1, c);
+  return identifier;
+}
+
 std::string cuda_type(const Type& type, bool keep_top_qualifiers) {
   Type t = type;
   if (!keep_top_qualifiers) {
@@ -114,7 +120,7 @@ std::string CudaPrinter::name_ref(const NameRef& n) {
   if (n.variable == nullptr) return n.constant ? cuda_literal(*n.constant, n.type) : n.name;
   const VarDecl& v = *n.variable;
   const bool in_cell = v.storage == StorageKind::Global || v.storage == StorageKind::Constant;
-  if (!m_litmus || !in_cell) return v.name;
+  if (!m_litmus || !in_cell) return cuda_identifier(v.name);
   // Litmus: the instance's copy lives at __c.obj[i] (see codegen.h).
   const uint32_t index = m_litmus_object.at(v.object_id);
   Type element = v.type;
@@ -211,7 +217,7 @@ void CudaPrinter::declaration(std::ostringstream& out, const VarDecl& v, bool fi
   case StorageKind::Constant: prefix += "__constant__ "; break;
   default: break;
   }
-  out << prefix << cuda_type(v.type) << ' ' << v.name;
+  out << prefix << cuda_type(v.type) << ' ' << cuda_identifier(v.name);
   for (const ExprPtr& extent : v.array_extents) out << '[' << (extent ? expr(*extent) : "") << ']';
   if (v.initializer && v.storage != StorageKind::Shared) out << " = " << expr(*v.initializer);
   out << ';';
@@ -232,7 +238,7 @@ void CudaPrinter::stmt(std::ostringstream& out, const Stmt& s, int depth) {
       declaration(out, *v, false);
       const auto observed = m_observed_locals.find(v.get());
       if (observed != m_observed_locals.end() && v->initializer)
-        out << ' ' << note_prefix() << observed->second << "u, " << v->name << ");";
+        out << ' ' << note_prefix() << observed->second << "u, " << cuda_identifier(v->name) << ");";
       out << '\n';
     }
     break;
@@ -255,7 +261,8 @@ void CudaPrinter::stmt(std::ostringstream& out, const Stmt& s, int depth) {
       const auto& vars = as<Declaration>(*f.init).variables;
       std::vector<std::string> parts;
       for (const VarDeclPtr& v : vars)
-        parts.push_back(v->initializer ? fmt::format("{} = {}", v->name, expr(*v->initializer)) : v->name);
+        parts.push_back(v->initializer ? fmt::format("{} = {}", cuda_identifier(v->name), expr(*v->initializer))
+                                       : cuda_identifier(v->name));
       if (!vars.empty()) init = fmt::format("{} {}", cuda_type(vars[0]->type), fmt::join(parts, ", "));
     }
     out << pad << "for (" << init << "; " << (f.condition ? expr(*f.condition) : "") << "; "
@@ -310,7 +317,7 @@ void CudaPrinter::function(std::ostringstream& out, const FunctionDecl& f) {
   std::vector<std::string> params;
   if (m_litmus) params.push_back("const __fl_ctx& __c");
   for (const VarDeclPtr& p : f.params) {
-    std::string text = fmt::format("{} {}", cuda_type(p->type), p->name);
+    std::string text = fmt::format("{} {}", cuda_type(p->type), cuda_identifier(p->name));
     if (p->initializer) text += " = " + expr(*p->initializer);
     params.push_back(text);
   }

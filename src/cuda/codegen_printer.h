@@ -11,6 +11,9 @@ namespace fencelab::cuda {
 
 /** A scalar or pointer type as CUDA spells it, top-level qualifiers dropped when asked. */
 std::string cuda_type(const Type& type, bool keep_top_qualifiers = true);
+/** A variable's name as a CUDA identifier: a vector's field variable `v.x` (the front end's
+ *  lowering, parse_vector_types.cpp) is printed `v__x`. */
+std::string cuda_identifier(const std::string& name);
 
 class CudaPrinter {
 public:

@@ -12,6 +12,7 @@
 
 #ifdef FENCELAB_CUDA_BACKEND
 #include "driver_api.h"
+#include "codegen_printer.h"
 #include "gpu_session.h"
 
 #include "fencelab/explore/exploration.h"
@@ -217,7 +218,7 @@ GpuStatus run_plain(GpuSession& s, const Program& program, const GpuOptions& opt
     if (o.space == MemorySpace::Shared) continue;
     if (o.declaration != nullptr) {
       size_t bytes = 0;
-      FL_CHECK(s.api.cuModuleGetGlobal(&address[i], &bytes, s.module, o.name.c_str()));
+      FL_CHECK(s.api.cuModuleGetGlobal(&address[i], &bytes, s.module, cuda_identifier(o.name).c_str()));
     } else {
       FL_CHECK(s.api.cuMemAlloc(&address[i], std::max<size_t>(1, size_t(o.element_count) * o.element_type.size())));
       s.buffers.push_back(address[i]);

@@ -126,6 +126,9 @@ void DirectiveReader::read_template(Parser& parser) {
     if (parser.is_type_start()) {
       const std::optional<Type> type = parser.parse_type_name();
       if (!type) return;
+      if (parser.last_vector_type())
+        return m_diagnostics.error(name.range, "not supported: a vector type (" + parser.last_vector_type()->name +
+                                                   ") as a template argument");
       m_template_type_hints.given.emplace(key, *type);
       continue;
     }
@@ -348,6 +351,9 @@ void DirectiveReader::read_buffer(Parser& parser, const DirectiveLine& line, con
   const SourceRange type_start = parser.peek().range;
   std::optional<Type> type = parser.parse_type_name();
   if (!type) return;
+  // A buffer of N vectors (`float4[N]`) is its N * width fields in a row, as the kernel sees
+  // them (parse_vector_types.cpp): values are listed and observed field by field.
+  const uint32_t fields = parser.last_vector_type() ? parser.last_vector_type()->width : 1;
   const SourceRange type_range = SourceRange::join(type_start, parser.previous().range);
   if (param.type.pointer_depth != 1)
     return parser.error(param.name_range, "not supported: pointer-to-pointer kernel parameters");
@@ -360,9 +366,10 @@ void DirectiveReader::read_buffer(Parser& parser, const DirectiveLine& line, con
   const SourceRange length_start = parser.peek().range;
   std::optional<int64_t> length = integer_constant(parser, "the buffer length");
   if (!length) return;
-  if (*length < 1 || *length > kMaxBufferLength)
+  if (*length < 1 || *length * fields > kMaxBufferLength)
     return parser.error(SourceRange::join(length_start, parser.previous().range),
-                        "the buffer length must be between 1 and " + std::to_string(kMaxBufferLength));
+                        "the buffer length must be between 1 and " + std::to_string(kMaxBufferLength / fields));
+  *length *= fields;
   if (!parser.expect(TokenKind::RightBracket, "']'") || !parser.expect(TokenKind::Equal, "'=' and the contents"))
     return;
   MemoryObject buffer;

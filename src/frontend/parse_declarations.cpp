@@ -1,6 +1,8 @@
 // The parser: file-scope declarations, functions and variables.
 #include "fencelab/frontend/parser.h"
 
+#include <algorithm>
+
 namespace fencelab {
 
 // translation-unit: { top-level-declaration }
@@ -68,6 +70,9 @@ void Parser::parse_top_level(TranslationUnit& unit) {
   }
   if (peek(1).kind == TokenKind::LeftParen) {
     const Token name = advance();
+    if (spec.vector)
+      error(spec.range, "not supported: a function returning " + spec.vector->name +
+                            " (write its fields through a pointer instead)");
     return parse_function(unit, spec, type, name, std::move(template_params));
   }
   if (!template_params.empty()) error(first.range, "not supported: variable templates");
@@ -97,16 +102,35 @@ void Parser::parse_function(TranslationUnit& unit, const DeclSpecifiers& spec, T
   const SourceRange start = spec.range.end > 0 ? spec.range : name.range;
   expect(TokenKind::LeftParen, "'('");
   if (at(TokenKind::KwVoid) && peek(1).kind == TokenKind::RightParen) advance();
+  m_in_function = true; // names declared from here on are this function's
+  m_vector_locals.clear();
+  std::vector<std::optional<VectorType>> vector_parameters;
   while (!at_end() && !at(TokenKind::RightParen)) {
     if (at(TokenKind::Ellipsis)) {
       error(peek().range, "not supported: variadic functions");
       advance();
     } else {
-      function->params.push_back(parse_parameter());
+      VarDeclPtr param = parse_parameter();
+      const std::optional<VectorType> vector = m_parameter_vector;
+      vector_parameters.push_back(vector && !param->type.is_pointer() ? vector : std::nullopt);
+      if (vector_parameters.back() && spec.is_global) {
+        error(param->range, "not supported: a kernel parameter of type " + vector->name + " (pass a pointer to it)");
+        param->initializer = placeholder(param->range); // no further errors for its missing argument
+        function->params.push_back(std::move(param));
+      } else if (vector_parameters.back()) {
+        for (VarDeclPtr& field : expand_vector_parameter(std::move(param), *vector))
+          function->params.push_back(std::move(field));
+      } else {
+        declare_vector_name(param->name, vector ? std::optional<VectorVariable>(VectorVariable{*vector, true})
+                                                : std::nullopt);
+        function->params.push_back(std::move(param));
+      }
     }
     if (!accept(TokenKind::Comma)) break;
   }
   expect(TokenKind::RightParen, "')' after the parameters");
+  if (std::any_of(vector_parameters.begin(), vector_parameters.end(), [](const auto& v) { return v.has_value(); }))
+    m_vector_parameters[function->name] = std::move(vector_parameters);
 
   if (spec.is_global) function->space = FunctionSpace::Global;
   else if (spec.is_device && spec.is_host) function->space = FunctionSpace::HostDevice;
@@ -128,6 +152,7 @@ void Parser::parse_function(TranslationUnit& unit, const DeclSpecifiers& spec, T
     } else {
       accept(TokenKind::Semicolon);
     }
+    m_in_function = false;
     return;
   }
   if (!function->template_params.empty()) m_template_functions[function->name] = function->template_params;
@@ -136,6 +161,7 @@ void Parser::parse_function(TranslationUnit& unit, const DeclSpecifiers& spec, T
   } else {
     expect(TokenKind::Semicolon, "'{' or ';' after the function declarator");
   }
+  m_in_function = false;
   function->range = SourceRange::join(start, previous().range);
   unit.functions.push_back(std::move(function));
 }
@@ -148,6 +174,7 @@ VarDeclPtr Parser::parse_parameter() {
   DeclSpecifiers spec;
   const SourceRange start = peek().range;
   parse_decl_specifiers(spec);
+  m_parameter_vector = spec.vector;
   if (!spec.has_type) error(start, "expected a parameter type, found '" + std::string(peek().text) + "'");
   param->type = parse_pointers(spec.type);
   param->template_type = spec.template_type;
@@ -184,6 +211,11 @@ void Parser::parse_variables(std::vector<VarDeclPtr>& out, const DeclSpecifiers&
     const Token& name = advance();
     var->name = std::string(name.text);
     var->name_range = name.range;
+    if (spec.vector) {
+      parse_vector_declarator(out, spec, std::move(var));
+      continue;
+    }
+    declare_vector_name(var->name, std::nullopt);
     out.push_back(parse_declarator_rest(std::move(var)));
   } while (accept(TokenKind::Comma));
   expect(TokenKind::Semicolon, "';' after the declaration");

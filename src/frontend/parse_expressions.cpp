@@ -77,6 +77,9 @@ ExprPtr Parser::parse_expression() {
 ExprPtr Parser::parse_assignment_expression() {
   NestingGuard guard(*this);
   if (!guard.ok()) return placeholder(peek().range);
+  VectorType vector;
+  if (const size_t length = vector_lvalue_length(vector); length && assignment_op(peek(length).kind))
+    return parse_vector_assignment(vector); // `v = make_float4(...)`, `p[i] = v`: field by field
   ExprPtr lhs = parse_conditional_expression();
   auto op = assignment_op(peek().kind);
   if (!op) return lhs;
@@ -138,11 +141,13 @@ ExprPtr Parser::parse_unary_expression() {
     if (is_type_start(1)) {
       const SourceRange start = advance().range;
       std::optional<Type> type = parse_type_name();
+      const std::optional<VectorType> vector = m_last_vector_type;
       expect(TokenKind::RightParen, "')' after the cast type");
       ExprPtr operand = parse_unary_expression();
       const SourceRange range = SourceRange::join(start, operand->range);
-      return std::make_unique<Cast>(range, type.value_or(Type::of(ScalarType::Int)),
-                                    std::move(operand), false);
+      return vector_cast(std::make_unique<Cast>(range, type.value_or(Type::of(ScalarType::Int)),
+                                                std::move(operand), false),
+                         vector);
     }
     break;
   default: break;
@@ -163,10 +168,12 @@ ExprPtr Parser::parse_sizeof() {
   if (at(TokenKind::LeftParen) && is_type_start(1)) {
     advance();
     std::optional<Type> type = parse_type_name();
+    // A vector's fields are contiguous, without padding (vector_types.h aligns, never pads).
+    const uint32_t fields = m_last_vector_type && type && !type->is_pointer() ? m_last_vector_type->width : 1;
     expect(TokenKind::RightParen, "')' after the type");
     const Type size_type = Type::of(ScalarType::ULong);
     return std::make_unique<Literal>(ExprKind::IntegerLiteral, SourceRange::join(start, previous().range),
-                                     type ? type->size() : 0, size_type);
+                                     type ? type->size() * fields : 0, size_type);
   }
   ExprPtr operand = parse_unary_expression();
   const SourceRange range = SourceRange::join(start, operand->range);
@@ -181,7 +188,12 @@ ExprPtr Parser::parse_postfix(ExprPtr expr) {
   while (true) {
     const Token& token = peek();
     if (!chain.emplace_back(*this).ok()) return expr;
-    if (token.kind == TokenKind::LeftBracket) {
+    if (token.kind == TokenKind::LeftBracket && is_vector_pointer_cast(*expr)) {
+      // `reinterpret_cast<float4*>(p)[i].x`
+      const VectorType type = m_vector_pointer_casts.at(expr.get()).type;
+      m_vector_pointer_casts.erase(expr.get());
+      expr = parse_sequence_element_field(std::move(expr), type, std::nullopt);
+    } else if (token.kind == TokenKind::LeftBracket) {
       advance();
       ExprPtr index = parse_expression();
       expect(TokenKind::RightBracket, "']' after the index");
@@ -268,12 +280,14 @@ ExprPtr Parser::parse_cast_keyword() {
   const SourceRange start = advance().range;
   expect(TokenKind::Less, "'<' after the cast keyword");
   std::optional<Type> type = parse_type_name();
+  const std::optional<VectorType> vector = m_last_vector_type;
   expect(TokenKind::Greater, "'>' after the cast type");
   expect(TokenKind::LeftParen, "'('");
   ExprPtr operand = parse_expression();
   expect(TokenKind::RightParen, "')'");
-  return std::make_unique<Cast>(SourceRange::join(start, previous().range),
-                                type.value_or(Type::of(ScalarType::Int)), std::move(operand), false);
+  return vector_cast(std::make_unique<Cast>(SourceRange::join(start, previous().range),
+                                            type.value_or(Type::of(ScalarType::Int)), std::move(operand), false),
+                     vector);
 }
 
 ExprPtr Parser::parse_literal() {
@@ -336,6 +350,7 @@ ExprPtr Parser::parse_identifier_expression() {
     advance();
     return placeholder(name.range);
   }
+  if (ExprPtr vector_member = parse_vector_member(name)) return vector_member;
   auto templ = m_template_functions.find(text);
   const bool explicit_arguments = templ != m_template_functions.end() && at(TokenKind::Less);
   if (explicit_arguments) parse_explicit_template_arguments(templ->second);
@@ -343,8 +358,15 @@ ExprPtr Parser::parse_identifier_expression() {
     // call: identifier '(' [ assignment-expression { ',' assignment-expression } ] ')'
     advance();
     std::vector<ExprPtr> args;
-    while (!at_end() && !at(TokenKind::RightParen)) {
-      args.push_back(parse_assignment_expression());
+    const auto vector_parameters = m_vector_parameters.find(text);
+    for (size_t written = 0; !at_end() && !at(TokenKind::RightParen); ++written) {
+      // A vector argument is passed as its fields, one per parameter (parse_vector_types.cpp).
+      if (vector_parameters != m_vector_parameters.end() && written < vector_parameters->second.size() &&
+          vector_parameters->second[written]) {
+        for (ExprPtr& field : parse_vector_value(*vector_parameters->second[written])) args.push_back(std::move(field));
+      } else {
+        args.push_back(parse_assignment_expression());
+      }
       if (!accept(TokenKind::Comma)) break;
     }
     expect(TokenKind::RightParen, "')' after the arguments");

@@ -14,17 +14,9 @@ constexpr int kMaxNesting = 200;
 /** The diagnostic for one of CUDA's built-in types that fencelab does not model (Programming
  *  Guide, "Built-in Vector Types"; cuda_fp16.h, cuda_bf16.h); empty for any other name. */
 std::string unsupported_type_message(std::string_view name) {
-  if (name == "dim3") return "not supported: dim3 variables (use the x, y, z of gridDim and blockDim)";
   if (name == "half" || name == "__half" || name == "half2" || name == "__half2" || name == "__nv_bfloat16" ||
       name == "__nv_bfloat162")
     return fmt::format("not supported: half-precision type '{}'", name);
-  // char1 .. ulonglong4, float1 .. double4.
-  static constexpr std::string_view bases[] = {"char", "uchar", "short", "ushort", "int", "uint", "long", "ulong",
-                                               "longlong", "ulonglong", "float", "double"};
-  if (name.size() < 2 || name.back() < '1' || name.back() > '4') return {};
-  const std::string_view stem = name.substr(0, name.size() - 1);
-  for (std::string_view b : bases)
-    if (stem == b) return fmt::format("not supported: vector type '{}'", name);
   return {};
 }
 
@@ -111,7 +103,7 @@ bool Parser::is_type_start(size_t ahead) const {
     return true;
   case TokenKind::Identifier:
     return typedef_names().count(token.text) > 0 || m_type_aliases.count(std::string(token.text)) > 0 ||
-           names_unsupported_type(ahead);
+           vector_type_named(token.text).has_value() || names_unsupported_type(ahead);
   default:
     return false;
   }
@@ -122,7 +114,7 @@ bool Parser::is_type_start(size_t ahead) const {
 // type-specifier: void | bool | char | short | int | long | unsigned | signed | float
 //               | double | size_t | int32_t | ...
 bool Parser::parse_decl_specifiers(DeclSpecifiers& spec) {
-  enum class Base { None, Void, Bool, Char, Int, Float, Double, Typedef, Alias };
+  enum class Base { None, Void, Bool, Char, Int, Float, Double, Typedef, Alias, Vector };
   Base base = Base::None;
   ScalarType typedef_scalar = ScalarType::Int;
   Type alias_type; // Base::Alias: the type a typedef, using or enumeration name stands for
@@ -177,6 +169,11 @@ bool Parser::parse_decl_specifiers(DeclSpecifiers& spec) {
         break;
       }
       if (base != Base::None || longs || shorts || unsigneds || signeds) goto done;
+      if (std::optional<VectorType> vector = vector_type_named(token.text)) {
+        base = Base::Vector;
+        spec.vector = std::move(vector);
+        break;
+      }
       if (const auto alias = m_type_aliases.find(std::string(token.text)); alias != m_type_aliases.end()) {
         base = Base::Alias;
         alias_type = alias->second;
@@ -197,6 +194,7 @@ bool Parser::parse_decl_specifiers(DeclSpecifiers& spec) {
     advance();
   }
 done:
+  m_last_vector_type = spec.vector;
   const bool has_modifier = longs || shorts || unsigneds || signeds;
   spec.has_type = base != Base::None || has_modifier;
   if (!spec.has_type) return any;
@@ -224,6 +222,7 @@ done:
     valid = valid && !has_modifier;
     break;
   case Base::Typedef: scalar = typedef_scalar; break;
+  case Base::Vector: scalar = spec.vector->scalar; valid = valid && !has_modifier; break;
   case Base::Alias: break; // returned above
   case Base::Char:
     scalar = unsigneds ? ScalarType::UChar : ScalarType::Char;

@@ -17,7 +17,22 @@
 namespace fencelab {
 
 /** The declaration specifiers before a declarator: `static __shared__ volatile int`. */
+/** A CUDA built-in vector type (Programming Guide, "Built-in Vector Types": `int2`, `float4`,
+ *  `uint3`, `dim3`...). fencelab has no aggregate values: a variable of one is `width` scalar
+ *  variables (`v.x`, `v.y`, ...), and an array of or pointer to one is an array of or pointer to
+ *  its scalars, element `i` field `k` at `i * width + k` (parse_vector_types.cpp). */
+struct VectorType {
+  ScalarType scalar = ScalarType::Int;
+  uint8_t width = 0;
+  bool is_dim3 = false;
+  std::string name; ///< as written: `float4`
+};
+
+/** The vector type `name` spells, or nullopt. */
+std::optional<VectorType> vector_type_named(std::string_view name);
+
 struct DeclSpecifiers {
+  std::optional<VectorType> vector; ///< the base type is this vector type (type.scalar: its field)
   SourceRange range;
   std::string template_type; ///< the type template parameter the base type names, if any
   Type type;             ///< the base type with its const/volatile
@@ -51,6 +66,8 @@ public:
   std::optional<Type> parse_type_name();
   /** Whether a type name starts `ahead` tokens on (a keyword, an alias, a <cstdint> name). */
   bool is_type_start(size_t ahead = 0) const;
+  /** The vector type (`float4`) the last type name parsed spelled; nullopt for a scalar one. */
+  const std::optional<VectorType>& last_vector_type() const { return m_last_vector_type; }
 
   // Token access.
   const Token& peek(size_t ahead = 0) const;
@@ -154,6 +171,50 @@ private:
   /** Names of the cooperative_groups namespace: itself and its aliases (`namespace cg = ...`). */
   std::vector<std::string> m_cooperative_groups_namespaces{"cooperative_groups"};
   bool m_using_cooperative_groups = false; ///< `using namespace cooperative_groups;` seen
+
+  // Vector types (parse_vector_types.cpp).
+  struct VectorVariable {
+    VectorType type;
+    bool sequence = false; ///< a pointer to or array of vectors, not a vector value
+  };
+  /** The vector variable `name` names here; null for any other name. */
+  const VectorVariable* vector_variable(const std::string& name) const;
+  /** Records what a declared name is: a vector variable, or (nullopt) anything else, which
+   *  hides a vector variable of the same name from an enclosing scope. */
+  void declare_vector_name(const std::string& name, std::optional<VectorVariable> variable);
+  /** After a declarator's name, for a vector base type: the variable as scalars (values) or as
+   *  an array of or pointer to scalars (sequences), with its initializer split into fields. */
+  void parse_vector_declarator(std::vector<VarDeclPtr>& out, const DeclSpecifiers& spec, VarDeclPtr var);
+  /** The fields of a vector parameter as parameters `a.x`, `a.y`, ... */
+  std::vector<VarDeclPtr> expand_vector_parameter(VarDeclPtr param, const VectorType& type);
+  /** A whole vector value (`make_float4(...)`, a vector variable, `p[i]`, `threadIdx`, `dim3(...)`)
+   *  as its fields: the tokens are parsed once per field. */
+  std::vector<ExprPtr> parse_vector_value(const VectorType& type);
+  ExprPtr parse_vector_field(const VectorType& type, uint8_t field);
+  /** `NAME.x` of a vector value, `p[i].x` and `p->x` of a sequence; null if `name` is no vector. */
+  ExprPtr parse_vector_member(const Token& name);
+  ExprPtr parse_sequence_element_field(ExprPtr base, const VectorType& type, std::optional<uint8_t> whole_field);
+  /** Tokens past a whole-vector lvalue at the cursor (`v`, `p[i]`), or 0 when none starts there. */
+  size_t vector_lvalue_length(VectorType& type) const;
+  /** `v = value` or `p[i] = value` for a whole vector: one assignment per field. */
+  ExprPtr parse_vector_assignment(const VectorType& type);
+  std::unordered_map<std::string, VectorVariable> m_vector_globals;
+  std::unordered_map<std::string, std::optional<VectorVariable>> m_vector_locals; ///< this function's
+  /** Per function, per parameter as written: its vector type, when passed by value. */
+  std::unordered_map<std::string, std::vector<std::optional<VectorType>>> m_vector_parameters;
+  /** Casts to a pointer to a vector type (`reinterpret_cast<float4*>(x)`), indexable as sequences;
+   *  the range tells a live cast from a freed one whose address was reused. */
+  struct VectorPointerCast {
+    VectorType type;
+    SourceRange range;
+  };
+  std::unordered_map<const Expr*, VectorPointerCast> m_vector_pointer_casts;
+  /** Records a cast to a pointer to `vector` (an error for a cast to a vector value). */
+  ExprPtr vector_cast(ExprPtr cast, const std::optional<VectorType>& vector);
+  bool is_vector_pointer_cast(const Expr& expr) const;
+  std::optional<VectorType> m_last_vector_type; ///< of the last decl-specifiers parsed
+  std::optional<VectorType> m_parameter_vector; ///< of the last parameter parsed
+  bool m_in_function = false;
 };
 
 /** Limits recursion: constructing past the cap reports one error; `ok()` says whether under. */

@@ -1,0 +1,442 @@
+// CUDA's built-in vector types (Programming Guide, "Built-in Vector Types"): `int2`, `float4`,
+// `uint3`, `dim3` and the rest, lowered by the parser onto scalars.
+//
+// fencelab's values are scalars, so a vector is never a value of its own:
+// - a vector variable (a local, parameter, or `__device__`/`__shared__` scalar) is one scalar
+//   variable per field, named `v.x`, `v.y`, `v.z`, `v.w`;
+// - a pointer to vectors is a pointer to their fields, and an array of N vectors an array of
+//   N * width fields: element i's field k is at i * width + k, the layout CUDA gives them
+//   (the fields are contiguous, in order);
+// - a whole vector (`make_float4(...)`, `v`, `p[i]`, `threadIdx`, `dim3(...)`) is read field by
+//   field where one is expected: an initializer, an assignment `v = ...`/`p[i] = ...`, a call's
+//   argument for a vector parameter. Its tokens are parsed once per field, so an index in it
+//   must be free of side effects, calls and memory reads (each field would repeat them).
+// A vector load or store is therefore `width` accesses of the field's size, one per field: the
+// hardware's single 8- or 16-byte access is not modelled as one event.
+#include "fencelab/frontend/parser.h"
+
+#include <fmt/format.h>
+
+namespace fencelab {
+
+namespace {
+
+constexpr char kFieldNames[] = "xyzw";
+
+bool is_assignment_token(TokenKind kind) {
+  switch (kind) {
+  case TokenKind::Equal: case TokenKind::PlusEqual: case TokenKind::MinusEqual: case TokenKind::StarEqual:
+  case TokenKind::SlashEqual: case TokenKind::PercentEqual: case TokenKind::AmpEqual: case TokenKind::PipeEqual:
+  case TokenKind::CaretEqual: case TokenKind::LessLessEqual: case TokenKind::GreaterGreaterEqual:
+  case TokenKind::PlusPlus: case TokenKind::MinusMinus:
+    return true;
+  default:
+    return false;
+  }
+}
+
+const char* article(const std::string& noun) {
+  return !noun.empty() && std::string_view("aeiou").find(noun[0]) != std::string_view::npos ? "an" : "a";
+}
+
+bool same_vector_type(const VectorType& a, const VectorType& b) {
+  // dim3 is a uint3 with a constructor (vector_types.h): the two convert to each other.
+  return a.scalar == b.scalar && a.width == b.width;
+}
+
+std::optional<BuiltinVariableKind> builtin_vector_named(std::string_view name) {
+  if (name == "threadIdx") return BuiltinVariableKind::ThreadIdx;
+  if (name == "blockIdx") return BuiltinVariableKind::BlockIdx;
+  if (name == "blockDim") return BuiltinVariableKind::BlockDim;
+  if (name == "gridDim") return BuiltinVariableKind::GridDim;
+  return std::nullopt;
+}
+
+ExprPtr integer(SourceRange range, uint64_t value, ScalarType scalar) {
+  return std::make_unique<Literal>(ExprKind::IntegerLiteral, range, value, Type::of(scalar));
+}
+
+} // namespace
+
+std::optional<VectorType> vector_type_named(std::string_view name) {
+  if (name == "dim3") return VectorType{ScalarType::UInt, 3, true, "dim3"};
+  static constexpr std::pair<std::string_view, ScalarType> bases[] = {
+      {"char", ScalarType::Char},         {"uchar", ScalarType::UChar},   {"short", ScalarType::Short},
+      {"ushort", ScalarType::UShort},     {"int", ScalarType::Int},       {"uint", ScalarType::UInt},
+      {"long", ScalarType::Long},         {"ulong", ScalarType::ULong},   {"longlong", ScalarType::LongLong},
+      {"ulonglong", ScalarType::ULongLong}, {"float", ScalarType::Float}, {"double", ScalarType::Double}};
+  if (name.size() < 2 || name.back() < '1' || name.back() > '4') return std::nullopt;
+  const std::string_view stem = name.substr(0, name.size() - 1);
+  for (const auto& [base, scalar] : bases)
+    if (stem == base) return VectorType{scalar, uint8_t(name.back() - '0'), false, std::string(name)};
+  return std::nullopt;
+}
+
+const Parser::VectorVariable* Parser::vector_variable(const std::string& name) const {
+  if (const auto local = m_vector_locals.find(name); local != m_vector_locals.end())
+    return local->second ? &*local->second : nullptr;
+  const auto global = m_vector_globals.find(name);
+  return global != m_vector_globals.end() ? &global->second : nullptr;
+}
+
+void Parser::declare_vector_name(const std::string& name, std::optional<VectorVariable> variable) {
+  if (m_in_function) {
+    m_vector_locals[name] = std::move(variable);
+  } else if (variable) {
+    m_vector_globals[name] = *variable;
+  } else {
+    m_vector_globals.erase(name);
+  }
+}
+
+void Parser::parse_vector_declarator(std::vector<VarDeclPtr>& out, const DeclSpecifiers& spec, VarDeclPtr var) {
+  const VectorType& type = *spec.vector;
+  if (var->type.is_pointer() || at(TokenKind::LeftBracket)) {
+    // A pointer to, or an array of, vectors: their fields in a row.
+    var = parse_declarator_rest(std::move(var));
+    if (var->type.pointer_depth > 1) error(var->name_range, "not supported: a pointer to a pointer to " + type.name);
+    if (!var->array_extents.empty()) {
+      if (var->type.is_pointer()) error(var->name_range, "not supported: an array of pointers to " + type.name);
+      if (var->array_extents.size() > 1)
+        error(var->range, "not supported: a multi-dimensional array of " + type.name);
+      if (var->initializer) error(var->initializer->range, "not supported: an initializer of an array of " + type.name);
+      // `extern __shared__ float4 s[]` stays unsized: its fields take the launch's bytes.
+      if (ExprPtr& extent = var->array_extents.front()) {
+        const SourceRange range = extent->range;
+        extent = std::make_unique<Binary>(range, BinaryOp::Multiply, std::move(extent),
+                                          integer(range, type.width, ScalarType::Int));
+      }
+    }
+    declare_vector_name(var->name, VectorVariable{type, true});
+    out.push_back(std::move(var));
+    return;
+  }
+  // A vector value: one scalar variable per field.
+  std::vector<ExprPtr> fields;
+  const bool equal = accept(TokenKind::Equal);
+  if (at(TokenKind::LeftBrace)) {
+    // `= {a, b}`: aggregate initialization; fields not given are zero (C++ [dcl.init.aggr]).
+    const SourceRange open = advance().range;
+    while (!at_end() && !at(TokenKind::RightBrace)) {
+      if (fields.size() == type.width) {
+        error(peek().range, fmt::format("too many values for a {} ({} fields)", type.name, type.width));
+        break;
+      }
+      fields.push_back(parse_assignment_expression());
+      if (!accept(TokenKind::Comma)) break;
+    }
+    expect(TokenKind::RightBrace, "'}' to end the initializer list");
+    while (fields.size() < type.width) fields.push_back(integer(open, 0, ScalarType::Int));
+  } else if (equal) {
+    fields = parse_vector_value(type);
+  } else if (at(TokenKind::LeftParen)) { // `dim3 grid(4, 2);`
+    const SourceRange open = advance().range;
+    while (!at_end() && !at(TokenKind::RightParen)) {
+      fields.push_back(parse_assignment_expression());
+      if (!accept(TokenKind::Comma)) break;
+    }
+    expect(TokenKind::RightParen, "')' after the arguments");
+    const SourceRange range = SourceRange::join(open, previous().range);
+    if (!type.is_dim3) error(range, "not supported: a constructor call for " + type.name + " (use make_" + type.name + ")");
+    else if (fields.size() > 3) error(range, "dim3 takes up to 3 arguments");
+    while (fields.size() < type.width) fields.push_back(integer(range, 1, ScalarType::UInt));
+  } else if (type.is_dim3) {
+    // dim3's constructor gives each field it is not given the value 1 (vector_types.h).
+    for (uint8_t k = 0; k < 3; ++k) fields.push_back(integer(var->name_range, 1, ScalarType::UInt));
+  }
+  for (uint8_t k = 0; k < type.width; ++k) {
+    auto field = std::make_unique<VarDecl>();
+    field->name = var->name + "." + kFieldNames[k];
+    field->range = SourceRange::join(var->name_range, previous().range);
+    field->name_range = var->name_range;
+    field->storage = var->storage;
+    field->is_static = var->is_static;
+    field->type = var->type;
+    if (k < fields.size()) field->initializer = std::move(fields[k]);
+    out.push_back(std::move(field));
+  }
+  declare_vector_name(var->name, VectorVariable{type, false});
+}
+
+std::vector<VarDeclPtr> Parser::expand_vector_parameter(VarDeclPtr param, const VectorType& type) {
+  std::vector<VarDeclPtr> fields;
+  if (param->initializer) error(param->initializer->range, "not supported: a default argument for a " + type.name);
+  for (uint8_t k = 0; k < type.width; ++k) {
+    auto field = std::make_unique<VarDecl>();
+    field->name = param->name + "." + kFieldNames[k];
+    field->range = param->range;
+    field->name_range = param->name_range;
+    field->storage = param->storage;
+    field->type = param->type;
+    fields.push_back(std::move(field));
+  }
+  declare_vector_name(param->name, VectorVariable{type, false});
+  return fields;
+}
+
+std::vector<ExprPtr> Parser::parse_vector_value(const VectorType& type) {
+  std::vector<ExprPtr> fields;
+  const size_t start = m_pos;
+  const size_t errors_before = m_diagnostics.error_count();
+  size_t end = start;
+  for (uint8_t k = 0; k < type.width; ++k) {
+    m_pos = start;
+    fields.push_back(parse_vector_field(type, k));
+    if (m_diagnostics.error_count() > errors_before) {
+      while (fields.size() < type.width) fields.push_back(placeholder(fields.back()->range));
+      return fields;
+    }
+    if (k == 0) end = m_pos;
+  }
+  m_pos = end;
+  return fields;
+}
+
+ExprPtr Parser::parse_vector_field(const VectorType& type, uint8_t field) {
+  const Token& token = peek();
+  const std::string text(token.text);
+  const auto wrong_type = [&](const std::string& found) {
+    error(token.range, fmt::format("{} {} where {} {} is expected (CUDA does not convert vector types)",
+                                   article(found), found, article(type.name), type.name));
+    return placeholder(token.range);
+  };
+  if (token.kind == TokenKind::Identifier) {
+    if (const auto builtin = builtin_vector_named(text); builtin && peek(1).kind != TokenKind::Dot) {
+      advance();
+      if (!same_vector_type(type, VectorType{ScalarType::UInt, 3, false, "uint3"})) return wrong_type("uint3 (" + text + ")");
+      return std::make_unique<BuiltinVariable>(token.range, *builtin, field);
+    }
+    const std::optional<VectorType> made =
+        text.rfind("make_", 0) == 0 ? vector_type_named(std::string_view(text).substr(5))
+        : text == "dim3"            ? vector_type_named(text)
+                                    : std::nullopt;
+    if (made && peek(1).kind == TokenKind::LeftParen) {
+      advance();
+      advance();
+      if (!same_vector_type(type, *made)) return wrong_type(made->name);
+      std::vector<ExprPtr> args;
+      while (!at_end() && !at(TokenKind::RightParen)) {
+        args.push_back(parse_assignment_expression());
+        if (!accept(TokenKind::Comma)) break;
+      }
+      expect(TokenKind::RightParen, "')' after the arguments");
+      const SourceRange range = SourceRange::join(token.range, previous().range);
+      const size_t wanted = made->width;
+      if (made->is_dim3 ? args.size() > 3 : args.size() != wanted) {
+        error(range, fmt::format("{} takes {} argument{}, but {} were given", text,
+                                 made->is_dim3 ? "up to 3" : std::to_string(wanted), wanted == 1 ? "" : "s", args.size()));
+        return placeholder(range);
+      }
+      if (field < args.size()) return std::move(args[field]);
+      return integer(range, 1, ScalarType::UInt); // dim3: a field not given is 1
+    }
+    if (const VectorVariable* variable = vector_variable(text)) {
+      if (!variable->sequence && peek(1).kind != TokenKind::Dot && peek(1).kind != TokenKind::LeftBracket) {
+        advance();
+        if (!same_vector_type(type, variable->type)) return wrong_type(variable->type.name + " '" + text + "'");
+        return std::make_unique<NameRef>(token.range, text + "." + kFieldNames[field]);
+      }
+      if (variable->sequence && peek(1).kind == TokenKind::LeftBracket) {
+        advance();
+        if (!same_vector_type(type, variable->type)) return wrong_type(variable->type.name + " '" + text + "'");
+        return parse_sequence_element_field(std::make_unique<NameRef>(token.range, text), variable->type, field);
+      }
+    }
+  }
+  if (token.kind == TokenKind::KwReinterpretCast || token.kind == TokenKind::KwStaticCast) {
+    ExprPtr cast = parse_cast_keyword();
+    if (is_vector_pointer_cast(*cast) && at(TokenKind::LeftBracket)) {
+      const VectorType element = m_vector_pointer_casts.at(cast.get()).type;
+      m_vector_pointer_casts.erase(cast.get());
+      if (!same_vector_type(type, element)) return wrong_type(element.name);
+      return parse_sequence_element_field(std::move(cast), element, field);
+    }
+  }
+  error(token.range, fmt::format("not supported: this {} value (write make_{}(...), a {} variable, an element "
+                                 "p[i] of a {} array or pointer, or an element of reinterpret_cast<{}*>(...))",
+                                 type.name, type.name, type.name, type.name, type.name));
+  return placeholder(token.range);
+}
+
+// `[` index `]` after a sequence: field `whole_field` of the element when a whole vector is read
+// field by field, else the field `.x` after it names. Fields are at index * width + field.
+ExprPtr Parser::parse_sequence_element_field(ExprPtr base, const VectorType& type, std::optional<uint8_t> whole_field) {
+  advance(); // '['
+  const size_t index_start = m_pos;
+  ExprPtr index = parse_expression();
+  const size_t index_end = m_pos;
+  expect(TokenKind::RightBracket, "']' after the index");
+  for (size_t i = index_start; i < index_end; ++i) {
+    const TokenKind kind = m_tokens[i].kind;
+    const bool call = kind == TokenKind::LeftParen && i > index_start && m_tokens[i - 1].kind == TokenKind::Identifier;
+    if (is_assignment_token(kind) || call || kind == TokenKind::LeftBracket) {
+      error(m_tokens[i].range, fmt::format("not supported: an index with {} in a whole-{} access (each field would "
+                                           "repeat it: compute the index into a variable first)",
+                                           call ? "a call" : kind == TokenKind::LeftBracket ? "a memory read" : "a side effect",
+                                           type.name));
+      break;
+    }
+  }
+  uint8_t field = whole_field.value_or(0);
+  SourceRange range = SourceRange::join(base->range, previous().range);
+  if (!whole_field && (at(TokenKind::Dot) || at(TokenKind::Arrow))) { // `p[i].y`
+    advance();
+    const Token& name = peek();
+    const size_t named = name.kind == TokenKind::Identifier && name.text.size() == 1
+                             ? std::string_view(kFieldNames).find(name.text[0])
+                             : std::string_view::npos;
+    if (named == std::string_view::npos || named >= type.width) {
+      error(name.range, fmt::format("{} has no field '{}' (it has {})", type.name, name.text,
+                                    std::string_view(kFieldNames).substr(0, type.width)));
+      return placeholder(range);
+    }
+    advance();
+    field = uint8_t(named);
+    range = SourceRange::join(range, name.range);
+  } else if (!whole_field) {
+    error(range, fmt::format("not supported: a whole {} here (use its fields, or assign it whole to a {} variable)",
+                             type.name, type.name));
+    return placeholder(range);
+  }
+  ExprPtr scaled = std::make_unique<Binary>(index->range, BinaryOp::Multiply, std::move(index),
+                                            integer(index->range, type.width, ScalarType::Int));
+  ExprPtr offset = std::make_unique<Binary>(scaled->range, BinaryOp::Add, std::move(scaled),
+                                            integer(range, field, ScalarType::Int));
+  return std::make_unique<Index>(range, std::move(base), std::move(offset));
+}
+
+ExprPtr Parser::parse_vector_member(const Token& name) {
+  const std::string text(name.text);
+  if (text.rfind("make_", 0) == 0 && vector_type_named(std::string_view(text).substr(5)) && at(TokenKind::LeftParen)) {
+    error(name.range, fmt::format("not supported: a whole {} here (assign it to a {} variable and use its fields)",
+                                  text.substr(5), text.substr(5)));
+    return placeholder(name.range);
+  }
+  const VectorVariable* variable = vector_variable(text);
+  if (!variable) return nullptr;
+  const VectorType& type = variable->type;
+  auto name_ref = std::make_unique<NameRef>(name.range, text);
+  if (variable->sequence) {
+    switch (peek().kind) {
+    case TokenKind::Plus: case TokenKind::Minus: case TokenKind::PlusEqual: case TokenKind::MinusEqual:
+    case TokenKind::PlusPlus: case TokenKind::MinusMinus:
+      // The pointer is to the fields: moving it by whole elements is not modelled.
+      error(peek().range, "not supported: arithmetic on a pointer to " + type.name + " (index it instead)");
+      return name_ref;
+    case TokenKind::LeftBracket:
+      return parse_sequence_element_field(std::move(name_ref), type, std::nullopt);
+    case TokenKind::Arrow: {
+      // `p->y` is `p[0].y`.
+      advance(); // '->'
+      const Token& field_name = peek();
+      const size_t named = field_name.kind == TokenKind::Identifier && field_name.text.size() == 1
+                               ? std::string_view(kFieldNames).find(field_name.text[0])
+                               : std::string_view::npos;
+      if (named == std::string_view::npos || named >= type.width) {
+        error(field_name.range, fmt::format("{} has no field '{}'", type.name, field_name.text));
+        return name_ref;
+      }
+      advance();
+      const SourceRange range = SourceRange::join(name.range, field_name.range);
+      return std::make_unique<Index>(range, std::move(name_ref), integer(range, named, ScalarType::Int));
+    }
+    default:
+      return name_ref; // the pointer itself: passed on, compared, or given to another pointer
+    }
+  }
+  if (at(TokenKind::Dot) && peek(1).kind == TokenKind::Identifier && peek(1).text.size() == 1) {
+    const size_t named = std::string_view(kFieldNames).find(peek(1).text[0]);
+    if (named != std::string_view::npos && named < type.width) {
+      advance();
+      const Token& field_name = advance();
+      return std::make_unique<NameRef>(SourceRange::join(name.range, field_name.range),
+                                       text + "." + kFieldNames[named]);
+    }
+  }
+  if (at(TokenKind::Dot)) {
+    error(peek(1).range, fmt::format("{} has no field '{}' (it has {})", type.name, peek(1).text,
+                                     std::string_view(kFieldNames).substr(0, type.width)));
+  } else {
+    error(name.range, fmt::format("not supported: a whole {} here (use its fields .{}, or assign it whole)",
+                                  type.name, std::string_view(kFieldNames).substr(0, type.width)));
+  }
+  return placeholder(name.range);
+}
+
+size_t Parser::vector_lvalue_length(VectorType& type) const {
+  // The token offset just past the bracket or parenthesis group opening at `open`, or 0.
+  const auto past_group = [this](size_t open, TokenKind left, TokenKind right) -> size_t {
+    int depth = 0;
+    for (size_t i = open;; ++i) {
+      const TokenKind kind = peek(i).kind;
+      if (kind == TokenKind::EndOfFile) return 0;
+      if (kind == left) ++depth;
+      else if (kind == right && --depth == 0) return i + 1;
+    }
+  };
+  const auto not_a_field = [this](size_t at) {
+    return peek(at).kind != TokenKind::Dot && peek(at).kind != TokenKind::Arrow;
+  };
+  const Token& first = peek();
+  if (first.kind == TokenKind::Identifier) {
+    const VectorVariable* variable = vector_variable(std::string(first.text));
+    if (!variable) return 0;
+    type = variable->type;
+    if (!variable->sequence) return not_a_field(1) && peek(1).kind != TokenKind::LeftBracket ? 1 : 0;
+    if (peek(1).kind != TokenKind::LeftBracket) return 0;
+    const size_t end = past_group(1, TokenKind::LeftBracket, TokenKind::RightBracket);
+    return end && not_a_field(end) ? end : 0;
+  }
+  if ((first.kind == TokenKind::KwReinterpretCast || first.kind == TokenKind::KwStaticCast) &&
+      peek(1).kind == TokenKind::Less && peek(2).kind == TokenKind::Identifier && peek(3).kind == TokenKind::Star &&
+      peek(4).kind == TokenKind::Greater && peek(5).kind == TokenKind::LeftParen) {
+    const std::optional<VectorType> named = vector_type_named(peek(2).text);
+    if (!named) return 0;
+    const size_t close = past_group(5, TokenKind::LeftParen, TokenKind::RightParen);
+    if (!close || peek(close).kind != TokenKind::LeftBracket) return 0;
+    const size_t end = past_group(close, TokenKind::LeftBracket, TokenKind::RightBracket);
+    if (!end || !not_a_field(end)) return 0;
+    type = *named;
+    return end;
+  }
+  return 0;
+}
+
+ExprPtr Parser::parse_vector_assignment(const VectorType& type) {
+  std::vector<ExprPtr> targets = parse_vector_value(type);
+  const Token& op = advance();
+  if (op.kind != TokenKind::Equal)
+    error(op.range, fmt::format("not supported: compound assignment '{}' of a whole {} (CUDA defines no "
+                                "operators on vector types)", op.text, type.name));
+  std::vector<ExprPtr> values = parse_vector_value(type);
+  ExprPtr chain;
+  for (uint8_t k = 0; k < type.width; ++k) {
+    const SourceRange range = SourceRange::join(targets[k]->range, values[k]->range);
+    ExprPtr assign = std::make_unique<Assign>(range, std::nullopt, std::move(targets[k]), std::move(values[k]));
+    if (!chain) {
+      chain = std::move(assign);
+      continue;
+    }
+    const SourceRange joined = SourceRange::join(chain->range, assign->range);
+    chain = std::make_unique<Binary>(joined, BinaryOp::Comma, std::move(chain), std::move(assign));
+  }
+  return chain;
+}
+
+ExprPtr Parser::vector_cast(ExprPtr cast, const std::optional<VectorType>& vector) {
+  if (!vector) return cast;
+  if (!cast->type.is_pointer()) {
+    error(cast->range, "not supported: a cast to " + vector->name + " (CUDA has no conversions to vector types)");
+    return cast;
+  }
+  if (cast->type.pointer_depth == 1) m_vector_pointer_casts[cast.get()] = VectorPointerCast{*vector, cast->range};
+  return cast;
+}
+
+bool Parser::is_vector_pointer_cast(const Expr& expr) const {
+  const auto found = m_vector_pointer_casts.find(&expr);
+  return found != m_vector_pointer_casts.end() && found->second.range.begin == expr.range.begin &&
+         found->second.range.end == expr.range.end;
+}
+
+} // namespace fencelab
