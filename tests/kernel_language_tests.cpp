@@ -266,3 +266,18 @@ template <typename T> __global__ void k(T* out) { *out = twice<float>(1); }
 )") == std::vector<std::string>{"not supported: a second instantiation of a template ('T' is 'int' in this file, "
                                 "from //@ template or the kernel's arguments)"});
 }
+
+TEST_CASE("clock and clock64 grow by a fixed step per read of a thread, so delay loops end",
+          "[frontend][language]") {
+  CHECK(outcomes(R"(
+//@ launch grid=1 block=2
+//@ observe out
+__device__ long long out[2];
+__global__ void k() {
+  long long start = clock64();
+  while (clock64() - start < 100000) { }
+  clock_t c = clock();
+  out[threadIdx.x] = clock64() - start + (c > 0 ? 1 : 0);
+}
+)") == std::set<std::string>{"out[0]=102001 out[1]=102001"});
+}

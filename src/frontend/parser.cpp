@@ -24,6 +24,7 @@ std::string unsupported_type_message(std::string_view name) {
 const std::unordered_map<std::string_view, ScalarType>& typedef_names() {
   static const std::unordered_map<std::string_view, ScalarType> table = {
       {"size_t", ScalarType::ULong},      {"ptrdiff_t", ScalarType::Long},
+      {"clock_t", ScalarType::Long},
       {"int8_t", ScalarType::Char},       {"uint8_t", ScalarType::UChar},
       {"int16_t", ScalarType::Short},     {"uint16_t", ScalarType::UShort},
       {"int32_t", ScalarType::Int},       {"uint32_t", ScalarType::UInt},

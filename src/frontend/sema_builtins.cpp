@@ -79,6 +79,10 @@ void Sema::check_builtin_call(Call& call, const BuiltinInfo& info) {
   case BuiltinCategory::Math: case BuiltinCategory::Bits: return check_math_call(call, info);
   case BuiltinCategory::Atomic: return check_atomic_call(call, info);
   case BuiltinCategory::Fence: return;
+  case BuiltinCategory::Clock:
+    // clock_t clock() (a long on the 64-bit platforms CUDA supports); long long clock64().
+    call.type = of(info.id == Builtin::Clock64 ? ScalarType::LongLong : ScalarType::Long);
+    return;
   case BuiltinCategory::Misc:
     // assert(expression): any scalar, tested against zero as a condition is.
     if (info.id == Builtin::Assert && !call.args[0]->type.is_arithmetic() && !call.args[0]->type.is_pointer())

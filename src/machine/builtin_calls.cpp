@@ -13,6 +13,8 @@ namespace {
 
 double as_double(Word w, const Type& t) { return word_to_double(w, t); }
 
+constexpr uint64_t kClockStep = 1000; ///< clock()/clock64() cycles between two reads by a thread
+
 /** A math builtin applied to already-converted arguments; the result has `result`. */
 Word math(Builtin b, const std::vector<Word>& a, const std::vector<Type>& at, const Type& result) {
   auto d = [&](size_t i) { return as_double(a[i], at[i]); };
@@ -213,6 +215,12 @@ Word Machine::Impl::call_builtin(SimThread& thread, const Call& call) {
     output.push_back(std::move(text));
     return 0;
   }
+  case BuiltinCategory::Clock:
+    // The GPU's cycle counter has no meaning in a model with no time. What programs rely on is
+    // that it grows: each read returns kClockStep more than the thread's previous one (a pure
+    // function of the thread's own history, so a replay reads the same values), and a delay
+    // loop `while (clock64() - start < N)` ends after N / kClockStep reads.
+    return word_from_int(int64_t(++thread.clock_reads * kClockStep), call.type);
   case BuiltinCategory::Misc:
     // A failed device assertion stops the kernel (Programming Guide 10.36, Assertion).
     if (builtin == Builtin::Assert) {

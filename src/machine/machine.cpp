@@ -350,6 +350,7 @@ void Machine::Impl::start_thread(SimThread& thread) {
   thread.spinning = false;
   thread.last_changed_memory = true;
   thread.visible_events = 0;
+  thread.clock_reads = 0;
   thread.events_at_barrier = ~0ull;
   thread.barrier_snapshot.valid = false;
   thread.barrier_repeat = false;

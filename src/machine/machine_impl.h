@@ -114,6 +114,7 @@ struct SimThread {
 
   // Barrier-loop recognition (Machine::Impl::release_barrier).
   uint64_t visible_events = 0;         ///< visible events and warp operations performed
+  uint64_t clock_reads = 0;            ///< calls of clock()/clock64() so far
   ThreadSnapshot barrier_snapshot;     ///< at its previous barrier arrival
   uint64_t events_at_barrier = ~0ull;  ///< visible_events at its previous barrier arrival
   bool barrier_predicate_before = false; ///< barrier_predicate at its previous arrival

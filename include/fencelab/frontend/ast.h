@@ -56,7 +56,7 @@ enum class BuiltinVariableKind : uint8_t {
 #undef X
 };
 
-enum class BuiltinCategory : uint8_t { Math, Bits, Fence, Barrier, Atomic, Warp, Io, Misc };
+enum class BuiltinCategory : uint8_t { Math, Bits, Fence, Barrier, Atomic, Warp, Io, Misc, Clock };
 
 enum class Builtin : uint16_t {
 #define BUILTIN(name, spelling, category, min_args, max_args) name,
