@@ -281,3 +281,37 @@ __global__ void k() {
 }
 )") == std::set<std::string>{"out[0]=102001 out[1]=102001"});
 }
+
+TEST_CASE("every construct still outside the language is named as not supported at its place",
+          "[frontend][language]") {
+  struct Case {
+    const char* code; ///< on line 3 of a kernel file
+    const char* first_line;
+  };
+  const Case cases[] = {
+      {"struct Lock { int mutex; };", "k.cu:3:1: error: not supported: structs and classes"},
+      {"template <class T> struct SharedMemory { __device__ operator T*(); };",
+       "k.cu:3:20: error: not supported: structs and classes"},
+      {"__device__ void swap(float& a, float& b) {}", "k.cu:3:27: error: not supported: references (use a pointer)"},
+      {"__device__ void f() { half h; }", "k.cu:3:23: error: not supported: half-precision type 'half'"},
+      {"__device__ void f() { __nv_bfloat16 h; }",
+       "k.cu:3:23: error: not supported: half-precision type '__nv_bfloat16'"},
+      {"__device__ void f() { auto x = 1; }", "k.cu:3:23: error: not supported: 'auto' (write the type)"},
+      {"__device__ void f() { int x = [] { return 1; }(); }", "k.cu:3:31: error: not supported: lambdas"},
+      {"__device__ void f() { bool b = std::is_same<int, int>::value; }",
+       "k.cu:3:32: error: not supported: qualified names ('std::')"},
+      {"__device__ void f() { enum class E { A }; }",
+       "k.cu:3:23: error: not supported: scoped enumerations (enum class); use a plain enum"},
+      {"__device__ float4 f() { return make_float4(0, 0, 0, 0); }",
+       "k.cu:3:1: error: not supported: a function returning float4 (write its fields through a pointer instead)"},
+      {"__device__ void f(int* p) { int* q = new int; }",
+       "k.cu:3:38: error: not supported: 'new' (dynamic allocation)"},
+      {"__device__ void f() { int x = 0; goto end; end: x = 1; }", "k.cu:3:34: error: not supported: goto"},
+  };
+  for (const Case& c : cases) {
+    const auto compiled = compile_text(std::string("//@ launch grid=1 block=1\n__global__ void k() {}\n") + c.code + "\n");
+    INFO(c.code << "\n" << compiled->rendered());
+    const std::string messages = compiled->messages();
+    CHECK(messages.substr(0, messages.find('\n')) == c.first_line);
+  }
+}
