@@ -110,6 +110,41 @@ TEST_CASE("block fences between blocks are a scoped race; device fences and an a
   }
 }
 
+TEST_CASE("a chain of atomicAdds passes every block's release on: the fence-counter barrier is no race",
+          "[checkers][release-sequence]") {
+  // Each block writes, fences and bumps the counter; then spins until every block has and
+  // fences. A block may read the count from another block's atomicAdd, which read from a third
+  // block's: the atomics continue the third block's release sequence, so its write happens
+  // before the read (PTX ISA, Memory Consistency Model, release patterns). Without the
+  // writer's fence nothing is released, and the race is reported.
+  const std::string barrier = R"(
+//@ launch grid=3 block=1
+//@ arg data: int[3] = zeros
+//@ arg out: int[3] = zeros
+__device__ volatile unsigned count;
+__global__ void k(int* data, int* out) {
+  data[blockIdx.x] = blockIdx.x + 1;
+  WRITER_FENCE;
+  atomicAdd((unsigned*)&count, 1u);
+  while (count < gridDim.x) {}
+  __threadfence();
+  out[blockIdx.x] = data[(blockIdx.x + 1) % gridDim.x];
+}
+)";
+  for (const auto& [fence, expect_race] : {std::pair{"__threadfence()", false}, std::pair{"(void)0", true}}) {
+    Kernel k = kernel_from_text(std::string("#define WRITER_FENCE ") + fence + "\n" + barrier);
+    Checkers checkers(k.program());
+    auto model = create_model("gpu");
+    CheckBudget budget;
+    budget.max_executions = 2'000;
+    budget.runs = 500;
+    const ExplorationResult r = explore_checked(*k.machine, *model, checkers, budget);
+    INFO(fence);
+    REQUIRE(r.reports.size() == (expect_race ? 1u : 0u));
+    if (expect_race) CHECK(r.reports.front().report.kind == DiagnosticKind::DataRace);
+  }
+}
+
 TEST_CASE("atomicAdd_block from two blocks is a scoped race; atomicAdd is none", "[checkers][scoped]") {
   const char* text = R"(
 //@ launch grid=2 block=1

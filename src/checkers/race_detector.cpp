@@ -130,11 +130,25 @@ void RaceDetector::on_access(const Event& event, ReportCatalogue& catalogue) {
   ThreadState& t = state(event.thread);
   const uint32_t self = index_of(event.thread);
   // Reads-from: reading a store made after a fence lets this thread's next fence acquire.
+  const Releases* read_releases = nullptr;
   if (event.kind != EventKind::Store && event.read_from != 0) {
     const auto it = m_releases.find(event.read_from);
-    if (it != m_releases.end()) t.pending.push_back(it->second);
+    if (it != m_releases.end()) {
+      read_releases = &it->second;
+      for (const auto& release : it->second) // a spin loop reads the same store again and again
+        if (std::find(t.pending.begin(), t.pending.end(), release) == t.pending.end()) t.pending.push_back(release);
+    }
   }
-  if (writes(event.kind) && t.last_fence) m_releases[event.store_id] = t.last_fence;
+  if (writes(event.kind)) {
+    Releases carried;
+    if (event.kind == EventKind::Atomic && read_releases) carried = *read_releases;
+    if (t.last_fence) {
+      // The thread's own latest fence replaces any earlier one of its at that scope.
+      std::erase_if(carried, [&](const auto& r) { return r->thread == self && r->scope == t.last_fence->scope; });
+      carried.push_back(t.last_fence);
+    }
+    if (!carried.empty()) m_releases[event.store_id] = std::move(carried);
+  }
 
   const Access now{self,        t.clocks.own,         event.kind,   event.mode,
                    event.value, event.constant_value,  event.scope, event.thread, event.range};

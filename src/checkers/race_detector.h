@@ -117,7 +117,13 @@ private:
   std::unordered_map<uint32_t, ThreadState> m_states; ///< by dense index: threads started, not exited
   std::unordered_map<uint64_t, Shadow> m_shadow;                       ///< by location key
   std::unordered_map<uint32_t, std::vector<uint64_t>> m_shared_keys; ///< shared instance -> its keys in m_shadow
-  std::unordered_map<uint64_t, std::shared_ptr<const Release>> m_releases; ///< by store id
+  /** By store id: the fences a reader of that store can acquire. A store made after a fence
+   *  carries that fence; an atomic read-modify-write also carries those of the store it read,
+   *  so a chain of atomics on a counter passes every release along (the release sequence:
+   *  PTX ISA, Memory Consistency Model, "Release and acquire patterns"; C++ [intro.races]).
+   *  At most one per thread and scope, its latest (a thread's clocks only grow). */
+  using Releases = std::vector<std::shared_ptr<const Release>>;
+  std::unordered_map<uint64_t, Releases> m_releases;
   std::unordered_map<RaceKey, uint32_t, RaceKeyHash> m_known; ///< rendered races: catalogue index
 };
 
