@@ -20,6 +20,8 @@ constexpr double kLabelWidth = 92;   ///< lane titles on the left
 constexpr double kLaneHeight = 46;
 constexpr double kTopY = 70;         ///< centre of lane 0
 constexpr double kRightNotes = 230;  ///< room on the right for "waits at ..." text
+/** The legend's row, from its first symbol to the end of "the diagnostic's access". */
+constexpr double kLegendWidth = 744;
 constexpr const char* kDivergedColour = "#c0392b";
 constexpr const char* kNormalColour = "#2c3e50";
 
@@ -46,7 +48,7 @@ std::string render_timeline_svg(const BarrierTimeline& timeline) {
   for (size_t i = 0; i < timeline.lanes.size(); ++i) lane_of[timeline.lanes[i].thread] = i;
   auto lane_y = [&](size_t lane) { return kTopY + kLaneHeight * lane; };
 
-  const double width = std::max(plot_x + plot_width + kRightNotes, 640.0);
+  const double width = std::max(plot_x + plot_width + kRightNotes, kLegendWidth + 2 * kMargin);
   std::vector<std::string> notes;
   const size_t wrap_width = static_cast<size_t>((width - 2 * kMargin) / 6.8);
   for (const std::string& note : timeline.notes)

@@ -154,7 +154,9 @@ void DirectiveReader::note_buffer_element_type(const DirectiveLine& line) {
   if (tokens.size() < 4 || tokens[1].kind != TokenKind::Identifier || tokens[2].kind != TokenKind::Colon) return;
   DiagnosticSink ignored; // reported when the directive is read for real
   Parser parser(std::vector<Token>(tokens.begin() + 3, tokens.end()), ignored);
-  if (const std::optional<Type> type = parser.parse_type_name(); type && !ignored.has_errors())
+  // A buffer of vectors deduces nothing: a type parameter cannot stand for a vector type.
+  if (const std::optional<Type> type = parser.parse_type_name();
+      type && !ignored.has_errors() && !parser.last_vector_type())
     m_template_type_hints.buffer_element_types.emplace(std::string(tokens[1].text), *type);
 }
 
@@ -360,7 +362,8 @@ void DirectiveReader::read_buffer(Parser& parser, const DirectiveLine& line, con
   Type element = *type;
   element.is_const = element.is_volatile = false;
   if (element.is_pointer() || element.is_void() || element.scalar != param.type.scalar)
-    return parser.error(type_range, "buffer type '" + type->to_string() + "' does not match parameter '" +
+    return parser.error(type_range, "buffer type '" + (fields > 1 ? parser.last_vector_type()->name : type->to_string()) +
+                                        "' does not match parameter '" +
                                         param.type.to_string() + " " + param.name + "'");
   if (!parser.expect(TokenKind::LeftBracket, "'[' and the buffer length")) return;
   const SourceRange length_start = parser.peek().range;
