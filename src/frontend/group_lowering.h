@@ -39,26 +39,20 @@ public:
 
   /** The thread's rank in its block: x + y * Dx + z * Dx * Dy (Programming Guide 2.2 "Thread
    *  Hierarchy"; thread_block::thread_rank()). */
-  ExprPtr block_thread_rank() const {
-    using B = BuiltinVariableKind;
-    return binary(BinaryOp::Add,
-                  binary(BinaryOp::Add, builtin(B::ThreadIdx, 0),
-                         binary(BinaryOp::Multiply, builtin(B::ThreadIdx, 1), builtin(B::BlockDim, 0))),
-                  binary(BinaryOp::Multiply, builtin(B::ThreadIdx, 2),
-                         binary(BinaryOp::Multiply, builtin(B::BlockDim, 0), builtin(B::BlockDim, 1))));
-  }
+  ExprPtr block_thread_rank() const { return linear_rank(BuiltinVariableKind::ThreadIdx, BuiltinVariableKind::BlockDim); }
   /** Threads in a block: Dx * Dy * Dz. */
   ExprPtr block_size() const { return product(BuiltinVariableKind::BlockDim); }
   /** Blocks in the grid. */
   ExprPtr grid_blocks() const { return product(BuiltinVariableKind::GridDim); }
   /** The block's rank in the grid, numbered as threads in a block are. */
-  ExprPtr block_rank() const {
-    using B = BuiltinVariableKind;
+  ExprPtr block_rank() const { return linear_rank(BuiltinVariableKind::BlockIdx, BuiltinVariableKind::GridDim); }
+  /** index.x + index.y * dims.x + index.z * dims.x * dims.y: a position numbered row-major. */
+  ExprPtr linear_rank(BuiltinVariableKind index, BuiltinVariableKind dims) const {
     return binary(BinaryOp::Add,
-                  binary(BinaryOp::Add, builtin(B::BlockIdx, 0),
-                         binary(BinaryOp::Multiply, builtin(B::BlockIdx, 1), builtin(B::GridDim, 0))),
-                  binary(BinaryOp::Multiply, builtin(B::BlockIdx, 2),
-                         binary(BinaryOp::Multiply, builtin(B::GridDim, 0), builtin(B::GridDim, 1))));
+                  binary(BinaryOp::Add, builtin(index, 0),
+                         binary(BinaryOp::Multiply, builtin(index, 1), builtin(dims, 0))),
+                  binary(BinaryOp::Multiply, builtin(index, 2),
+                         binary(BinaryOp::Multiply, builtin(dims, 0), builtin(dims, 1))));
   }
   /** The lane in the warp: a block's threads fill its warps in rank order, 32 each
    *  (Programming Guide 4.1 "SIMT Architecture"). */

@@ -281,18 +281,10 @@ ExprPtr Parser::parse_sequence_element_field(ExprPtr base, const VectorType& typ
   SourceRange range = SourceRange::join(base->range, previous().range);
   if (!whole_field && (at(TokenKind::Dot) || at(TokenKind::Arrow))) { // `p[i].y`
     advance();
-    const Token& name = peek();
-    const size_t named = name.kind == TokenKind::Identifier && name.text.size() == 1
-                             ? std::string_view(kFieldNames).find(name.text[0])
-                             : std::string_view::npos;
-    if (named == std::string_view::npos || named >= type.width) {
-      error(name.range, fmt::format("{} has no field '{}' (it has {})", type.name, name.text,
-                                    std::string_view(kFieldNames).substr(0, type.width)));
-      return placeholder(range);
-    }
-    advance();
-    field = uint8_t(named);
-    range = SourceRange::join(range, name.range);
+    const std::optional<uint8_t> named = parse_field_name(type);
+    if (!named) return placeholder(range);
+    field = *named;
+    range = SourceRange::join(range, previous().range);
   } else if (!whole_field) {
     error(range, fmt::format("not supported: a whole {} here (use its fields, or assign it whole to a {} variable)",
                              type.name, type.name));
@@ -328,39 +320,37 @@ ExprPtr Parser::parse_vector_member(const Token& name) {
     case TokenKind::Arrow: {
       // `p->y` is `p[0].y`.
       advance(); // '->'
-      const Token& field_name = peek();
-      const size_t named = field_name.kind == TokenKind::Identifier && field_name.text.size() == 1
-                               ? std::string_view(kFieldNames).find(field_name.text[0])
-                               : std::string_view::npos;
-      if (named == std::string_view::npos || named >= type.width) {
-        error(field_name.range, fmt::format("{} has no field '{}'", type.name, field_name.text));
-        return name_ref;
-      }
-      advance();
-      const SourceRange range = SourceRange::join(name.range, field_name.range);
-      return std::make_unique<Index>(range, std::move(name_ref), integer(range, named, ScalarType::Int));
+      const std::optional<uint8_t> named = parse_field_name(type);
+      if (!named) return name_ref;
+      const SourceRange range = SourceRange::join(name.range, previous().range);
+      return std::make_unique<Index>(range, std::move(name_ref), integer(range, *named, ScalarType::Int));
     }
     default:
       return name_ref; // the pointer itself: passed on, compared, or given to another pointer
     }
   }
-  if (at(TokenKind::Dot) && peek(1).kind == TokenKind::Identifier && peek(1).text.size() == 1) {
-    const size_t named = std::string_view(kFieldNames).find(peek(1).text[0]);
-    if (named != std::string_view::npos && named < type.width) {
-      advance();
-      const Token& field_name = advance();
-      return std::make_unique<NameRef>(SourceRange::join(name.range, field_name.range),
-                                       text + "." + kFieldNames[named]);
-    }
+  if (accept(TokenKind::Dot)) {
+    const std::optional<uint8_t> named = parse_field_name(type);
+    if (!named) return placeholder(name.range);
+    return std::make_unique<NameRef>(SourceRange::join(name.range, previous().range), text + "." + kFieldNames[*named]);
   }
-  if (at(TokenKind::Dot)) {
-    error(peek(1).range, fmt::format("{} has no field '{}' (it has {})", type.name, peek(1).text,
-                                     std::string_view(kFieldNames).substr(0, type.width)));
-  } else {
-    error(name.range, fmt::format("not supported: a whole {} here (use its fields .{}, or assign it whole)",
-                                  type.name, std::string_view(kFieldNames).substr(0, type.width)));
-  }
+  error(name.range, fmt::format("not supported: a whole {} here (use its fields .{}, or assign it whole)", type.name,
+                                std::string_view(kFieldNames).substr(0, type.width)));
   return placeholder(name.range);
+}
+
+std::optional<uint8_t> Parser::parse_field_name(const VectorType& type) {
+  const Token& name = peek();
+  const size_t field = name.kind == TokenKind::Identifier && name.text.size() == 1
+                           ? std::string_view(kFieldNames).find(name.text[0])
+                           : std::string_view::npos;
+  if (field == std::string_view::npos || field >= type.width) {
+    error(name.range, fmt::format("{} has no field '{}' (it has {})", type.name, name.text,
+                                  std::string_view(kFieldNames).substr(0, type.width)));
+    return std::nullopt;
+  }
+  advance();
+  return uint8_t(field);
 }
 
 size_t Parser::vector_lvalue_length(VectorType& type) const {

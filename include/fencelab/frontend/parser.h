@@ -193,6 +193,8 @@ private:
   ExprPtr parse_vector_field(const VectorType& type, uint8_t field);
   /** `NAME.x` of a vector value, `p[i].x` and `p->x` of a sequence; null if `name` is no vector. */
   ExprPtr parse_vector_member(const Token& name);
+  /** `x`, `y`, `z` or `w` at the cursor, a field of `type`: its index (consumed), else an error. */
+  std::optional<uint8_t> parse_field_name(const VectorType& type);
   ExprPtr parse_sequence_element_field(ExprPtr base, const VectorType& type, std::optional<uint8_t> whole_field);
   /** Tokens past a whole-vector lvalue at the cursor (`v`, `p[i]`), or 0 when none starts there. */
   size_t vector_lvalue_length(VectorType& type) const;
