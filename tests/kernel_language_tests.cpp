@@ -315,3 +315,17 @@ TEST_CASE("every construct still outside the language is named as not supported 
     CHECK(messages.substr(0, messages.find('\n')) == c.first_line);
   }
 }
+
+TEST_CASE("a macro that reads one location twice is two reads, not a spin loop", "[frontend][language][machine]") {
+  // MAX(v, m[1]) expands to two reads of m[1] with the same source range and nothing private
+  // changed between them: the spin recognition took the second for a repeated no-op iteration
+  // and reported a deadlock. Reads are told apart by their expression, not their range.
+  CHECK(outcomes(R"(
+//@ launch grid=1 block=1
+//@ observe out
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
+__device__ int m[2] = {4, 9};
+__device__ int out;
+__global__ void k() { int v = m[0]; out = MAX(v, m[1]); }
+)") == std::set<std::string>{"out=9"});
+}

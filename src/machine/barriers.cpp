@@ -106,7 +106,7 @@ void Machine::Impl::arrive_at_barrier(SimThread& thread, SourceRange range) {
   // Taken into `snapshot`, free between reads (before_read_event takes it afresh), whose buffers
   // then change places with the arrival snapshot's: no allocation per arrival.
   ThreadSnapshot& now = thread.snapshot;
-  take_snapshot(thread, range, Location{}, now);
+  take_snapshot(thread, range, Location{}, nullptr, now);
   thread.barrier_repeat = thread.events_at_barrier == thread.visible_events && now == thread.barrier_snapshot &&
                           thread.barrier_predicate == thread.barrier_predicate_before;
   std::swap(thread.barrier_snapshot, now);

@@ -194,6 +194,7 @@ Word Machine::Impl::call_builtin(SimThread& thread, const Call& call) {
     } else {
       update.operand = args[1];
     }
+    thread.read_site = &call;
     return atomic(thread, args[0], update, atomic_kind.scope, call.range);
   }
   case BuiltinCategory::Warp: return perform_warp_builtin(*this, thread, call, args);

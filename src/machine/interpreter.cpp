@@ -41,7 +41,8 @@ private:
 
   size_t frame_base() const { return t.frames.back().base; }
   LValue lvalue(const Expr& e);
-  Word read(const LValue& lv, SourceRange range);
+  /** Reads `lv` for the expression `site` (which names the read for spin recognition). */
+  Word read(const LValue& lv, const Expr& site);
   /** `constant`: the value is a constant of the source (Event::constant_value). */
   void write(const LValue& lv, Word value, SourceRange range, bool constant = false);
   Word eval_unary(const Unary& e);
@@ -111,9 +112,10 @@ LValue Interpreter::lvalue(const Expr& e) {
   m.fault(t, e.range, "internal error: expression is not an lvalue");
 }
 
-Word Interpreter::read(const LValue& lv, SourceRange range) {
+Word Interpreter::read(const LValue& lv, const Expr& site) {
   if (lv.is_slot) return t.slots[lv.slot];
-  return m.load(t, lv.pointer, lv.type, range);
+  t.read_site = &site;
+  return m.load(t, lv.pointer, lv.type, site.range);
 }
 
 void Interpreter::write(const LValue& lv, Word value, SourceRange range, bool constant) {
@@ -165,6 +167,7 @@ Word Interpreter::eval_name(const NameRef& e) {
   if (v->storage == StorageKind::Local || v->storage == StorageKind::Param)
     return t.slots[frame_base() + v->slot]; // a local array's slot holds its pointer
   if (v->is_array) return m.pointer_to_object(v->object_id);
+  t.read_site = &e;
   return m.load(t, m.pointer_to_object(v->object_id), e.type, e.range);
 }
 
@@ -174,7 +177,11 @@ Word Interpreter::eval_unary(const Unary& e) {
   case UnaryOp::Negate:
   case UnaryOp::LogicalNot:
   case UnaryOp::BitNot: return apply_unary(e.op, eval(*e.operand), e.operand->type, e.type);
-  case UnaryOp::Deref: return m.load(t, eval(*e.operand), e.type, e.range);
+  case UnaryOp::Deref: {
+    const Word pointer = eval(*e.operand);
+    t.read_site = &e;
+    return m.load(t, pointer, e.type, e.range);
+  }
   case UnaryOp::AddressOf: {
     const LValue lv = lvalue(*e.operand);
     if (lv.is_slot) m.fault(t, e.range, "not supported: taking the address of a local variable");
@@ -185,7 +192,7 @@ Word Interpreter::eval_unary(const Unary& e) {
   case UnaryOp::PostIncrement:
   case UnaryOp::PostDecrement: {
     const LValue lv = lvalue(*e.operand);
-    const Word old = read(lv, e.range);
+    const Word old = read(lv, e);
     const bool increment = e.op == UnaryOp::PreIncrement || e.op == UnaryOp::PostIncrement;
     const Type& type = e.operand->type;
     Word updated;
@@ -235,7 +242,7 @@ Word Interpreter::eval_assign(const Assign& e) {
     write(lv, value, e.range, m.observing() && is_source_constant(*e.rhs)); // only the checkers ask
     return value;
   }
-  const Word old = read(lv, e.range);
+  const Word old = read(lv, e);
   const Type& lt = e.lhs->type;
   Word updated;
   if (lt.is_pointer()) {
@@ -276,7 +283,7 @@ Word Interpreter::eval(const Expr& e) {
   }
   case ExprKind::Index: {
     const LValue lv = lvalue(e);
-    return read(lv, e.range);
+    return read(lv, e);
   }
   case ExprKind::Cast: {
     const Cast& c = as<Cast>(e);

@@ -565,7 +565,7 @@ void Machine::Impl::count_local_step(SimThread& thread, SourceRange range) {
   // so a cycle of any length is found within about twice its start plus its length.
   if (thread.local_steps >= 1024) {
     if (thread.local_steps >= 2 * thread.loop_saved_at) {
-      take_snapshot(thread, range, Location{}, thread.loop_state);
+      take_snapshot(thread, range, Location{}, nullptr, thread.loop_state);
       thread.loop_saved_at = thread.local_steps;
     } else if (thread.loop_state.range == range && same_private_state(thread, thread.loop_state)) {
       fault(thread, range,

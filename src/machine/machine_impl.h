@@ -60,6 +60,10 @@ struct Frame {
 struct ThreadSnapshot {
   bool valid = false;
   SourceRange range;
+  /** The expression that reads: two reads at one range (a macro's argument expanded twice,
+   *  `MAX(v, m[i])`) are different places in the program, and reading at one then the other
+   *  is no spin iteration. */
+  const void* site = nullptr;
   Location location;
   std::vector<const void*> frames; ///< function and call site per frame
   std::vector<Word> slots;
@@ -111,6 +115,7 @@ struct SimThread {
   uint64_t events_after_last = ~0ull; ///< visible_events right after the previous one
   bool last_changed_memory = true;
   bool spinning = false;            ///< the pending event repeats a no-op until its location changes
+  const void* read_site = nullptr;  ///< the expression of the read being performed (set by the interpreter)
 
   // Barrier-loop recognition (Machine::Impl::release_barrier).
   uint64_t visible_events = 0;         ///< visible events and warp operations performed
@@ -244,7 +249,9 @@ struct Machine::Impl final : FootprintSink {
    *  no-op spin iteration. Call after_read_event once it is performed. */
   void before_read_event(SimThread& thread, EventKind kind, SourceRange range, Location location);
   void after_read_event(SimThread& thread, bool changed_memory);
-  void take_snapshot(const SimThread& thread, SourceRange range, Location location, ThreadSnapshot& into) const;
+  /** `site`: the expression about to read (null for a barrier's or a local loop's snapshot). */
+  void take_snapshot(const SimThread& thread, SourceRange range, Location location, const void* site,
+                     ThreadSnapshot& into) const;
   /** Tells the observer about a runtime error (an Error event), if one listens. */
   void emit_error(const SimThread& thread, SourceRange range, const std::string& message);
   /** Ends the execution from scheduler context (not inside a thread's fiber, where fault()

@@ -32,10 +32,11 @@ uint64_t Machine::Impl::location_epoch(Location location) const {
   return it == location_epochs.end() ? 0 : it->second;
 }
 
-void Machine::Impl::take_snapshot(const SimThread& thread, SourceRange range, Location location,
+void Machine::Impl::take_snapshot(const SimThread& thread, SourceRange range, Location location, const void* site,
                                   ThreadSnapshot& s) const {
   s.valid = true;
   s.range = range;
+  s.site = site;
   s.location = location;
   s.frames.clear();
   for (const Frame& f : thread.frames) {
@@ -66,7 +67,7 @@ bool Machine::Impl::same_private_state(const SimThread& thread, const ThreadSnap
 
 void Machine::Impl::before_read_event(SimThread& thread, EventKind kind, SourceRange range,
                                       Location location) {
-  take_snapshot(thread, range, location, thread.snapshot);
+  take_snapshot(thread, range, location, thread.read_site, thread.snapshot);
   // The same private state as before the previous read, which changed no memory, with no other
   // visible event since: the iteration between them was a no-op unless `location` changed.
   const bool same_state = !thread.last_changed_memory && thread.snapshot == thread.last_snapshot &&
