@@ -45,7 +45,7 @@ TEST_CASE("every catalogue kernel's expectations hold", "[catalogue][expectation
                                      [&](const Expectation& e) { return names_model(e, model_name); });
       if (!named || !model_is_implemented(model_name)) continue;
       auto model = create_model(model_name);
-      const auto exhaustive = explore_exhaustive(machine, *model, ExhaustiveOptions{4000});
+      const auto exhaustive = explore_exhaustive(machine, *model, ExhaustiveOptions{sweep_budget(program, 4000)});
       const auto random = explore_random(machine, *model, RandomOptions{400, 1});
       const auto by_search = check_expectations(program, exhaustive);
       const auto by_random = check_expectations(program, random);

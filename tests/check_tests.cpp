@@ -13,7 +13,7 @@ namespace {
 
 /** What `fencelab check` does, on a smaller budget: exhaustive when small, random otherwise. */
 ExplorationResult check(Machine& machine, MemoryModel& model, Checkers& checkers) {
-  return explore_checked(machine, model, checkers, CheckBudget{4000, 400, 1});
+  return explore_checked(machine, model, checkers, CheckBudget{sweep_budget(machine.program(), 4000), 400, 1});
 }
 
 bool about_diagnostics(const Expectation& e) {

@@ -116,7 +116,8 @@ TEST_CASE("random outcomes are a subset of exhaustive ones for every catalogue k
     Machine machine(*compiled->program, {});
     for (const char* model_name : kModelNames) {
       auto model = create_model(model_name);
-      const auto exhaustive = explore_exhaustive(machine, *model, ExhaustiveOptions{5000});
+      const auto exhaustive =
+          explore_exhaustive(machine, *model, ExhaustiveOptions{sweep_budget(*compiled->program, 5000)});
       if (!exhaustive.complete) continue;
       ++finished[model_name];
       const auto random = explore_random(machine, *model, RandomOptions{500, 7});

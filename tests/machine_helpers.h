@@ -52,6 +52,30 @@ inline std::set<std::string> outcome_strings(const Program& program, const Explo
   return out;
 }
 
+/** The execution budget of an exhaustive search in a catalogue sweep: `executions` for a kernel
+ *  of up to 8 threads, scaled down by the thread count above that (one execution of a 64-thread
+ *  kernel costs about 8 times one of 8 threads), never under 100. A sweep proves what the small
+ *  kernels allow; a large kernel's own test gives its search the budget it needs. */
+inline uint64_t sweep_budget(const Program& program, uint64_t executions) {
+  const uint64_t threads = program.launch.grid.total() * program.launch.block.total();
+  return std::max<uint64_t>(100, executions * 8 / std::max<uint64_t>(8, threads));
+}
+
+/** True in the sanitizer build (tools/test's second pass), where an execution costs 10-30 times
+ *  more. Differential tests over generated kernels take a smaller sample there; the first pass
+ *  runs the full one and tools/reduction-soak runs larger ones. */
+#if defined(__SANITIZE_ADDRESS__)
+inline constexpr bool kSanitizedBuild = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+inline constexpr bool kSanitizedBuild = true;
+#else
+inline constexpr bool kSanitizedBuild = false;
+#endif
+#else
+inline constexpr bool kSanitizedBuild = false;
+#endif
+
 /** Every catalogue kernel file, sorted. */
 inline std::vector<std::string> catalogue_files() {
   std::vector<std::string> files;

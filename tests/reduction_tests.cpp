@@ -106,7 +106,8 @@ TEST_CASE("dpor gives the outcomes and reports of the full search on every catal
       bool was_compared = false;
       std::string why;
       INFO(file);
-      CHECK(same_with_and_without_reduction(*compiled->program, model, 3000, was_compared, why));
+      CHECK(same_with_and_without_reduction(*compiled->program, model, sweep_budget(*compiled->program, 3000),
+                                            was_compared, why));
       if (!why.empty()) UNSCOPED_INFO(why);
       if (was_compared) ++compared;
     }
@@ -117,14 +118,14 @@ TEST_CASE("dpor gives the outcomes and reports of the full search on every catal
 
 TEST_CASE("dpor gives the outcomes and reports of the full search on generated litmus kernels",
           "[reduction][generated]") {
-  compare_generated(1, 300, 5000);
+  compare_generated(1, kSanitizedBuild ? 60 : 300, 5000);
 }
 
 // Atomics whose result is discarded commute (AtomicUpdate::commuting_kind): the reduction
 // explores one order of them, so their races and outcomes must still all be found.
 TEST_CASE("dpor gives the outcomes and reports of the full search on kernels with commuting updates",
           "[reduction][generated][commuting]") {
-  compare_generated(1, 300, 5000, true);
+  compare_generated(1, kSanitizedBuild ? 60 : 300, 5000, true);
 }
 
 // Seeds the soak found differences on, each fixed since: a drain forced inside a step (by an
