@@ -214,3 +214,18 @@ TEST_CASE("preprocessor: a self-referencing macro does not loop", "[frontend][pr
   auto tokens = preprocessor.run(lex_all(file, sink));
   CHECK(spellings(tokens) == "A");
 }
+
+// C11 6.10.3.4p2: a name met while its own macro's replacement is rescanned is never replaced
+// again, even where it is later rescanned outside it (here, as an argument). A call that takes
+// its arguments from past the end of a replacement (6.10.3.4p4, unspecified) expands as in GCC
+// and Clang. Each expected line is what `cpp -P` (GCC 12) prints for the same text.
+TEST_CASE("preprocessor: a name left unreplaced inside its own macro stays unreplaced", "[frontend][preprocessor]") {
+  SourceFile file("k.cu", "#define A x A\n#define f(a) a\n#define F(a) a*G\n#define G(a) F(a)\n#define H F(2)(9)\n"
+                          "#define P(x) x P\n#define Q Q R\n#define R Q\n"
+                          "f(A) ; H ; P(P)(1) ; Q | R\n");
+  DiagnosticSink sink;
+  Preprocessor preprocessor(sink);
+  auto tokens = preprocessor.run(lex_all(file, sink));
+  REQUIRE_FALSE(sink.has_errors());
+  CHECK(spellings(tokens) == "x A ; 2 * 9 * G ; P P ( 1 ) ; Q Q | Q R");
+}

@@ -40,7 +40,7 @@ std::vector<Token> Preprocessor::run(const std::vector<Token>& tokens) {
       end = end < tokens.size() && tokens[end].kind == TokenKind::RightParen ? end + 1 : end;
     }
     std::vector<Pending> input;
-    for (size_t k = i; k < end; ++k) input.push_back({tokens[k], {}});
+    for (size_t k = i; k < end; ++k) input.push_back({tokens[k]});
     if (!expand_into(input, out, 0)) break;
     i = end;
   }
@@ -66,50 +66,95 @@ void Preprocessor::define_from_command_line(const std::string& definition) {
 
 std::vector<Token> Preprocessor::expand(const std::vector<Token>& tokens) {
   std::vector<Pending> input;
-  for (const Token& token : tokens) input.push_back({token, {}});
+  for (const Token& token : tokens) input.push_back({token});
   std::vector<Token> out;
   expand_into(input, out, 0);
   return out;
 }
 
-namespace {
-bool hides(const std::vector<std::string_view>& hidden, std::string_view name) {
-  return std::find(hidden.begin(), hidden.end(), name) != hidden.end();
+void Preprocessor::begin_expansion(MacroEntry& entry) {
+  entry.second.expanding = true;
+  m_expanding.push_back(&entry);
 }
-} // namespace
 
-// A macro name not hidden from the token is replaced: an object-like macro by its body; a
-// function-like one, when its arguments follow, by its body with each parameter replaced by
-// its argument, fully expanded (C11 6.10.3.1), or spelled as a string after `#` (6.10.3.2).
-// The replacement is rescanned with the macro's name hidden (6.10.3.4), in front of the tokens
-// still to come. Body tokens take the range of the use; arguments keep their own.
+void Preprocessor::end_expansion(MacroEntry& entry) {
+  entry.second.expanding = false;
+  const auto it = std::find(m_expanding.rbegin(), m_expanding.rend(), &entry);
+  if (it != m_expanding.rend()) m_expanding.erase(std::next(it).base());
+}
+
+void Preprocessor::paint_if_expanding(Pending& item) const {
+  if (item.painted || item.closes || item.token.kind != TokenKind::Identifier) return;
+  const auto it = m_macros.find(item.token.text);
+  item.painted = it != m_macros.end() && it->second.expanding;
+}
+
+bool Preprocessor::call_follows(const std::vector<Pending>& work) {
+  size_t next = work.size();
+  while (next > 0 && work[next - 1].closes) --next;
+  return next > 0 && work[next - 1].token.kind == TokenKind::LeftParen;
+}
+
 bool Preprocessor::expand_into(const std::vector<Pending>& input, std::vector<Token>& out, int nesting) {
+  std::vector<Pending> expanded;
+  const bool ok = rescan(input, expanded, nesting);
+  for (const Pending& item : expanded) out.push_back(item.token);
+  return ok;
+}
+
+// A macro name is replaced unless it was met while that macro's replacement was being
+// rescanned (it is then painted, and never replaced again: C11 6.10.3.4p2): an object-like
+// macro by its body; a function-like one, when its arguments follow, by its body with each
+// parameter replaced by its argument, fully expanded (6.10.3.1), or spelled as a string after
+// `#` (6.10.3.2). The replacement is rescanned in front of the tokens still to come, with an
+// end marker after it; the macro can be replaced again once the marker is passed, also when a
+// call takes its arguments from past it (the case 6.10.3.4p4 leaves unspecified; as GCC and
+// Clang do). Body tokens take the range of the use; arguments keep their own. The painted
+// mark and the markers keep each step O(1), so a chain of n macros expands in O(n).
+bool Preprocessor::rescan(const std::vector<Pending>& input, std::vector<Pending>& out, int nesting) {
   std::vector<Pending> work(input.rbegin(), input.rend());
+  // A limit can stop the rescan with replacements still open: they end with it.
+  struct EndOpenExpansions {
+    Preprocessor& preprocessor;
+    std::vector<Pending>& work;
+    ~EndOpenExpansions() {
+      for (Pending& item : work)
+        if (item.closes) preprocessor.end_expansion(*item.closes);
+    }
+  } end_open{*this, work};
   std::vector<std::vector<Pending>> arguments;
   while (!work.empty()) {
     Pending item = std::move(work.back());
     work.pop_back();
-    const Token use = item.token;
-    const auto it = use.kind == TokenKind::Identifier ? m_macros.find(use.text) : m_macros.end();
-    if (it == m_macros.end() || hides(item.hidden, it->first) ||
-        (it->second.function_like && (work.empty() || work.back().token.kind != TokenKind::LeftParen))) {
-      item.token.at_line_start = false;
-      out.push_back(item.token);
+    if (item.closes) {
+      end_expansion(*item.closes);
       continue;
     }
-    const Macro& macro = it->second;
-    std::vector<std::string_view> hidden = std::move(item.hidden);
-    hidden.push_back(it->first);
-    const std::string_view outermost = hidden.front(); // the macro the source used
+    paint_if_expanding(item);
+    const Token use = item.token;
+    const auto it = use.kind == TokenKind::Identifier && !item.painted ? m_macros.find(use.text) : m_macros.end();
+    if (it == m_macros.end() || (it->second.function_like && !call_follows(work))) {
+      item.token.at_line_start = false;
+      out.push_back(std::move(item));
+      continue;
+    }
+    Macro& macro = it->second;
+    const std::string_view outermost = m_expanding.empty() ? std::string_view(it->first) : m_expanding.front()->first;
     std::vector<Pending> replacement;
-    auto add = [&](Token token, SourceRange range) {
+    auto add = [&](Pending pending, SourceRange range) {
       if (!take_expanded_token(use.range, outermost)) return false;
-      token.range = range;
-      token.at_line_start = false;
-      replacement.push_back({token, hidden});
+      pending.token.range = range;
+      pending.token.at_line_start = false;
+      replacement.push_back(std::move(pending));
       return true;
     };
-    if (macro.function_like && !take_arguments(use, macro, work, arguments)) return false;
+    if (macro.function_like) {
+      while (work.back().closes) { // the call's `(` lies past the end of a replacement
+        end_expansion(*work.back().closes);
+        work.pop_back();
+      }
+      if (!take_arguments(use, macro, work, arguments)) return false;
+    }
     for (size_t k = 0; k < macro.body.size(); ++k) {
       const Token& token = macro.body[k];
       if (token.kind == TokenKind::HashHash) {
@@ -122,12 +167,12 @@ bool Preprocessor::expand_into(const std::vector<Pending>& input, std::vector<To
                                      k + 1 < macro.body.size() && token.kind == TokenKind::Hash ? macro.body[k + 1].text
                                                                                                  : token.text);
       if (param == macro.params.end()) {
-        if (!add(token, use.range)) return false;
+        if (!add({token}, use.range)) return false;
         continue;
       }
       const std::vector<Pending>& argument = arguments[size_t(param - macro.params.begin())];
       if (token.kind == TokenKind::Hash) {
-        if (!add(stringized(argument, use.range), use.range)) return false;
+        if (!add({stringized(argument, use.range)}, use.range)) return false;
         ++k;
         continue;
       }
@@ -137,11 +182,15 @@ bool Preprocessor::expand_into(const std::vector<Pending>& input, std::vector<To
         m_exhausted = true;
         return false;
       }
-      std::vector<Token> expanded;
-      if (!expand_into(argument, expanded, nesting + 1)) return false;
-      for (const Token& t : expanded)
-        if (!add(t, t.range)) return false;
+      std::vector<Pending> expanded;
+      if (!rescan(argument, expanded, nesting + 1)) return false;
+      for (Pending& t : expanded) {
+        const SourceRange range = t.token.range;
+        if (!add(std::move(t), range)) return false;
+      }
     }
+    begin_expansion(*it);
+    work.push_back({Token{}, false, &*it});
     work.insert(work.end(), std::make_move_iterator(replacement.rbegin()), std::make_move_iterator(replacement.rend()));
   }
   return true;
@@ -160,6 +209,11 @@ bool Preprocessor::take_arguments(const Token& use, const Macro& macro, std::vec
     }
     Pending item = std::move(work.back());
     work.pop_back();
+    if (item.closes) { // the arguments run past the end of a replacement
+      end_expansion(*item.closes);
+      continue;
+    }
+    paint_if_expanding(item);
     const TokenKind kind = item.token.kind;
     if (kind == TokenKind::RightParen && depth == 0) break;
     if (kind == TokenKind::LeftParen) ++depth;

@@ -196,11 +196,11 @@ bool Preprocessor::if_condition(const std::vector<Token>& tokens, size_t begin, 
       Token value = tokens[i];
       value.kind = TokenKind::IntegerLiteral;
       value.text = is_defined(tokens[k].text) ? "1" : "0";
-      input.push_back({value, {}});
+      input.push_back({value});
       i = paren ? k + 1 : k;
       continue;
     }
-    input.push_back({tokens[i], {}});
+    input.push_back({tokens[i]});
   }
   std::vector<Token> expanded;
   if (!expand_into(input, expanded, 0)) return false;

@@ -70,14 +70,29 @@ private:
     bool variadic = false;            ///< its last parameter is `...` (__VA_ARGS__)
     std::vector<std::string> params;
     std::vector<Token> body;
+    /** Its replacement is being rescanned: its name is not replaced there (C11 6.10.3.4p2). */
+    bool expanding = false;
   };
-  /** A token being rescanned, with the names of the macros it may no longer expand. */
+  using MacroEntry = std::pair<const std::string, Macro>;
+  /** An item of the rescan: a token, or (when `closes` is set) the end of that macro's
+   *  replacement, where the macro may be replaced again. */
   struct Pending {
     Token token;
-    std::vector<std::string_view> hidden;
+    /** Met while its macro was expanding: never replaced again, wherever it goes (6.10.3.4p2). */
+    bool painted = false;
+    MacroEntry* closes = nullptr;
   };
   /** Appends `input`, fully macro-expanded, to `out`; false once a limit is reached. */
   bool expand_into(const std::vector<Pending>& input, std::vector<Token>& out, int nesting);
+  /** expand_into, keeping each token's painted mark (for arguments, which are rescanned again). */
+  bool rescan(const std::vector<Pending>& input, std::vector<Pending>& out, int nesting);
+  /** Starts and ends the rescan of `entry`'s replacement. */
+  void begin_expansion(MacroEntry& entry);
+  void end_expansion(MacroEntry& entry);
+  /** Whether the next token in `work` (a stack whose back comes first), past end markers, is `(`. */
+  static bool call_follows(const std::vector<Pending>& work);
+  /** Paints `item` if it names a macro whose replacement is being rescanned. */
+  void paint_if_expanding(Pending& item) const;
   /** Takes the arguments of a call of `macro` from the top of `work` (a stack whose back is
    *  the next token); false (reported) where they are malformed. */
   bool take_arguments(const Token& use, const Macro& macro, std::vector<Pending>& work,
@@ -100,6 +115,7 @@ private:
   size_t m_expanded_tokens = 0; ///< tokens taken from macro bodies so far, the whole file
   std::deque<std::string> m_spellings; ///< the text of stringized arguments (tokens view it)
   std::deque<SourceFile> m_command_line; ///< -D definitions' text (their tokens view it)
+  std::vector<MacroEntry*> m_expanding; ///< the macros being rescanned, outermost first
   bool m_exhausted = false;
 };
 
