@@ -106,12 +106,7 @@ TEST_CASE("random outcomes are a subset of exhaustive ones for every catalogue k
           "[explore][random][catalogue]") {
   std::map<std::string, size_t> finished;
   for (const std::string& file : catalogue_files()) {
-    auto compiled = compile_text([&] {
-      SourceFile f("", "");
-      std::string e;
-      SourceFile::read(file, f, e);
-      return f.text();
-    }());
+    auto compiled = compile_text(read_source_text(file));
     if (compiled->program == nullptr) continue; // warp kernels, until warp support lands
     Machine machine(*compiled->program, {});
     for (const char* model_name : kModelNames) {

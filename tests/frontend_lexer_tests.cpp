@@ -35,6 +35,16 @@ std::vector<std::string> preprocessor_errors(const char* text) {
   return messages;
 }
 
+/** The spellings of `text` after preprocessing; the test fails if it has an error. */
+std::string preprocessed(const char* text) {
+  SourceFile file("k.cu", text);
+  DiagnosticSink sink;
+  Preprocessor preprocessor(sink);
+  const auto tokens = preprocessor.run(lex_all(file, sink));
+  CHECK_FALSE(sink.has_errors());
+  return spellings(tokens);
+}
+
 } // namespace
 
 TEST_CASE("lexer: tokens, longest punctuators and ranges", "[frontend][lexer]") {
@@ -127,14 +137,9 @@ TEST_CASE("preprocessor: object-like macros expand at the use", "[frontend][prep
 }
 
 TEST_CASE("preprocessor: conditionals", "[frontend][preprocessor]") {
-  SourceFile file("k.cu",
-                  "#define A\n#ifdef A\na\n#else\nb\n#endif\n#ifndef A\nc\n#endif\n#if 0\nd\n#else\ne\n#endif\n"
-                  "#if defined(B)\nf\n#endif\n#if 1\ng\n#endif\n");
-  DiagnosticSink sink;
-  Preprocessor preprocessor(sink);
-  auto tokens = preprocessor.run(lex_all(file, sink));
-  REQUIRE_FALSE(sink.has_errors());
-  CHECK(spellings(tokens) == "a e g");
+  CHECK(preprocessed("#define A\n#ifdef A\na\n#else\nb\n#endif\n#ifndef A\nc\n#endif\n#if 0\nd\n#else\ne\n#endif\n"
+                     "#if defined(B)\nf\n#endif\n#if 1\ng\n#endif\n") ==
+        "a e g");
 }
 
 TEST_CASE("preprocessor: bad conditionals are reported", "[frontend][preprocessor]") {
@@ -178,17 +183,13 @@ TEST_CASE("preprocessor: #if and #elif evaluate integer constant expressions", "
 // C11 6.10.3: arguments expanded before substitution, `#` spells one, `...` takes the rest,
 // the result rescanned with the macro's name hidden; a name without arguments stays a name.
 TEST_CASE("preprocessor: function-like macros", "[frontend][preprocessor]") {
-  SourceFile file("k.cu", "#define N 4\n#define SQ(x) ((x)*(x))\n#define IDX(i, j) ((i) * N + (j))\n"
-                          "#define STR(x) #x\n#define LOG(f, ...) printf(f, __VA_ARGS__)\n#define F(x) F(x + 1)\n"
-                          "#define NONE() 7\n"
-                          "SQ(SQ(2)) IDX(1, SQ(3)) STR(a + \"b\") LOG(\"%d\", 1, 2) F(0) SQ NONE()\n"
-                          "SQ(\n  5)\n");
-  DiagnosticSink sink;
-  Preprocessor preprocessor(sink);
-  auto tokens = preprocessor.run(lex_all(file, sink));
-  REQUIRE_FALSE(sink.has_errors());
-  CHECK(spellings(tokens) == "( ( ( ( 2 ) * ( 2 ) ) ) * ( ( ( 2 ) * ( 2 ) ) ) ) ( ( 1 ) * 4 + ( ( ( 3 ) * ( 3 ) ) ) ) "
-                             "\"a + \\\"b\\\"\" printf ( \"%d\" , 1 , 2 ) F ( 0 + 1 ) SQ 7 ( ( 5 ) * ( 5 ) )");
+  CHECK(preprocessed("#define N 4\n#define SQ(x) ((x)*(x))\n#define IDX(i, j) ((i) * N + (j))\n"
+                     "#define STR(x) #x\n#define LOG(f, ...) printf(f, __VA_ARGS__)\n#define F(x) F(x + 1)\n"
+                     "#define NONE() 7\n"
+                     "SQ(SQ(2)) IDX(1, SQ(3)) STR(a + \"b\") LOG(\"%d\", 1, 2) F(0) SQ NONE()\n"
+                     "SQ(\n  5)\n") ==
+        "( ( ( ( 2 ) * ( 2 ) ) ) * ( ( ( 2 ) * ( 2 ) ) ) ) ( ( 1 ) * 4 + ( ( ( 3 ) * ( 3 ) ) ) ) "
+        "\"a + \\\"b\\\"\" printf ( \"%d\" , 1 , 2 ) F ( 0 + 1 ) SQ 7 ( ( 5 ) * ( 5 ) )");
 }
 
 TEST_CASE("preprocessor: a bad call of a function-like macro is reported at the call", "[frontend][preprocessor]") {
@@ -208,11 +209,7 @@ TEST_CASE("preprocessor: a bad call of a function-like macro is reported at the 
 }
 
 TEST_CASE("preprocessor: a self-referencing macro does not loop", "[frontend][preprocessor]") {
-  SourceFile file("k.cu", "#define A B\n#define B A\nA");
-  DiagnosticSink sink;
-  Preprocessor preprocessor(sink);
-  auto tokens = preprocessor.run(lex_all(file, sink));
-  CHECK(spellings(tokens) == "A");
+  CHECK(preprocessed("#define A B\n#define B A\nA") == "A");
 }
 
 // C11 6.10.3.4p2: a name met while its own macro's replacement is rescanned is never replaced
@@ -220,12 +217,7 @@ TEST_CASE("preprocessor: a self-referencing macro does not loop", "[frontend][pr
 // its arguments from past the end of a replacement (6.10.3.4p4, unspecified) expands as in GCC
 // and Clang. Each expected line is what `cpp -P` (GCC 12) prints for the same text.
 TEST_CASE("preprocessor: a name left unreplaced inside its own macro stays unreplaced", "[frontend][preprocessor]") {
-  SourceFile file("k.cu", "#define A x A\n#define f(a) a\n#define F(a) a*G\n#define G(a) F(a)\n#define H F(2)(9)\n"
-                          "#define P(x) x P\n#define Q Q R\n#define R Q\n"
-                          "f(A) ; H ; P(P)(1) ; Q | R\n");
-  DiagnosticSink sink;
-  Preprocessor preprocessor(sink);
-  auto tokens = preprocessor.run(lex_all(file, sink));
-  REQUIRE_FALSE(sink.has_errors());
-  CHECK(spellings(tokens) == "x A ; 2 * 9 * G ; P P ( 1 ) ; Q Q | Q R");
+  CHECK(preprocessed("#define A x A\n#define f(a) a\n#define F(a) a*G\n#define G(a) F(a)\n#define H F(2)(9)\n"
+                     "#define P(x) x P\n#define Q Q R\n#define R Q\n"
+                     "f(A) ; H ; P(P)(1) ; Q | R\n") == "x A ; 2 * 9 * G ; P P ( 1 ) ; Q Q | Q R");
 }

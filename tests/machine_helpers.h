@@ -45,6 +45,14 @@ inline Kernel kernel_from_file(const std::string& path, MachineOptions options =
   return kernel_from_text(file.text(), options);
 }
 
+/** The text of the file at `path` ("" if it cannot be read). */
+inline std::string read_source_text(const std::string& path) {
+  SourceFile file("", "");
+  std::string error;
+  SourceFile::read(path, file, error);
+  return file.text();
+}
+
 /** The outcomes of an exploration as printed strings, e.g. {"A=1 B=2", ...}. */
 inline std::set<std::string> outcome_strings(const Program& program, const ExplorationResult& result) {
   std::set<std::string> out;

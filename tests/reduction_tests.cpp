@@ -61,13 +61,6 @@ bool same_with_and_without_reduction(const Program& program, const std::string& 
   return false;
 }
 
-std::string read_file(const std::string& path) {
-  SourceFile file("", "");
-  std::string error;
-  SourceFile::read(path, file, error);
-  return file.text();
-}
-
 /** Runs `count` generated kernels from `first_seed` under each model; prints every difference.
  *  `mixed`: odd seeds give kernels of the Updates flavour, even ones Classic kernels. */
 void compare_generated(uint64_t first_seed, uint64_t count, uint64_t budget, bool mixed = false) {
@@ -100,7 +93,7 @@ TEST_CASE("dpor gives the outcomes and reports of the full search on every catal
           "[reduction][catalogue]") {
   size_t compared = 0;
   for (const std::string& file : catalogue_files()) {
-    auto compiled = compile_text(read_file(file), file);
+    auto compiled = compile_text(read_source_text(file), file);
     if (compiled->program == nullptr) continue;
     for (const char* model : {"sc", "tso", "gpu"}) {
       bool was_compared = false;

@@ -2,71 +2,28 @@
 // ("gpu/lockstep" in a directive, "gpu.lockstep" in Expectation::models) holds under
 // --warp lockstep. The ITS expectations of the same files are checked by catalogue_tests.cpp,
 // and the diagnostic expectations of both modes by check_tests.cpp.
-#include "fencelab/machine/memory_model.h"
-#include "machine_helpers.h"
+#include "expectation_sweep.h"
 
 using namespace fencelab;
 using namespace fencelab::testing;
 
-namespace {
-
-std::string read_text(const std::string& path) {
-  SourceFile file("", "");
-  std::string error;
-  SourceFile::read(path, file, error);
-  return file.text();
-}
-
-bool names(const Expectation& e, const std::string& mode) {
-  return std::find(e.models.begin(), e.models.end(), mode) != e.models.end();
-}
-
-} // namespace
-
 TEST_CASE("every catalogue expectation under lockstep holds",
           "[catalogue][expectations][warp]") {
-  size_t checked = 0, proven = 0;
+  // ITS expectations are catalogue_tests.cpp's; only the lockstep ones are explored here.
+  ExpectationSweep sweep;
   for (const std::string& file : catalogue_files()) {
-    auto compiled = compile_text(read_text(file), file);
+    auto compiled = compile_text(read_source_text(file), file);
     if (compiled->program == nullptr) continue;
-    const Program& program = *compiled->program;
-    // ITS expectations are catalogue_tests.cpp's; only the lockstep ones are explored here.
-    const WarpMode warp = WarpMode::Lockstep;
     MachineOptions options;
-    options.warp = warp;
-    Machine machine(program, options);
-    for (const char* model_name : kModelNames) {
-      const std::string mode = mode_name(model_name, warp);
-      const bool named = std::any_of(program.expectations.begin(), program.expectations.end(),
-                                     [&](const Expectation& e) { return names(e, mode); });
-      if (!named || !model_is_implemented(model_name)) continue;
-      auto model = create_model(model_name);
-      const auto exhaustive = explore_exhaustive(machine, *model, ExhaustiveOptions{sweep_budget(program, 4000)});
-      const auto random = explore_random(machine, *model, RandomOptions{400, 1});
-      const auto by_search = check_expectations(program, exhaustive);
-      const auto by_random = check_expectations(program, random);
-      REQUIRE(by_search.size() == by_random.size());
-      for (size_t i = 0; i < by_search.size(); ++i) {
-        const Expectation& e = *by_search[i].expectation;
-        INFO(file << " [" << mode << "] line " << program.source->position(e.range.begin).line << ": " << e.text
-                  << "\n  exhaustive: " << by_search[i].detail << "\n  random: " << by_random[i].detail);
-        // Diagnostic expectations, lockstep ones included: tests/check_tests.cpp.
-        if (e.kind == ExpectationKind::Diagnostic || e.kind == ExpectationKind::NoDiagnostics) continue;
-        ++checked;
-        CHECK(by_search[i].verdict != Verdict::Fails);
-        CHECK(by_random[i].verdict != Verdict::Fails);
-        if (exhaustive.complete) {
-          CHECK(by_search[i].verdict == Verdict::Holds);
-          ++proven;
-        } else if (e.kind == ExpectationKind::Reachable) {
-          CHECK((by_search[i].verdict == Verdict::Holds || by_random[i].verdict == Verdict::Holds));
-        }
-      }
-    }
+    options.warp = WarpMode::Lockstep;
+    Machine machine(*compiled->program, options);
+    for (const char* model_name : kModelNames)
+      check_outcome_expectations(file, *compiled->program, machine, model_name,
+                                 mode_name(model_name, WarpMode::Lockstep), sweep);
   }
   // Floors at the catalogue's present size, so that expectations cannot silently stop being checked.
-  CHECK(checked >= 13);
-  CHECK(proven >= 13);
+  CHECK(sweep.checked >= 13);
+  CHECK(sweep.proven >= 13);
 }
 
 TEST_CASE("the warp teaching kernels give their verdicts under each mode", "[catalogue][warp]") {
