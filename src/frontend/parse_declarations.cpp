@@ -104,13 +104,20 @@ void Parser::parse_function(TranslationUnit& unit, const DeclSpecifiers& spec, T
   if (at(TokenKind::KwVoid) && peek(1).kind == TokenKind::RightParen) advance();
   m_in_function = true; // names declared from here on are this function's
   m_vector_locals.clear();
+  m_reference_locals.clear();
   std::vector<std::optional<VectorType>> vector_parameters;
+  std::vector<bool> reference_parameters;
   while (!at_end() && !at(TokenKind::RightParen)) {
     if (at(TokenKind::Ellipsis)) {
       error(peek().range, "not supported: variadic functions");
       advance();
     } else {
       VarDeclPtr param = parse_parameter();
+      reference_parameters.push_back(m_parameter_reference);
+      declare_reference_name(param->name, m_parameter_reference);
+      if (m_parameter_reference && spec.is_global)
+        error(param->range, "not supported: a reference parameter of a __global__ function (kernel arguments "
+                            "are passed by value; pass a pointer)");
       const std::optional<VectorType> vector = m_parameter_vector;
       vector_parameters.push_back(vector && !param->type.is_pointer() ? vector : std::nullopt);
       if (vector_parameters.back() && spec.is_global) {
@@ -131,6 +138,8 @@ void Parser::parse_function(TranslationUnit& unit, const DeclSpecifiers& spec, T
   expect(TokenKind::RightParen, "')' after the parameters");
   if (std::any_of(vector_parameters.begin(), vector_parameters.end(), [](const auto& v) { return v.has_value(); }))
     m_vector_parameters[function->name] = std::move(vector_parameters);
+  if (std::find(reference_parameters.begin(), reference_parameters.end(), true) != reference_parameters.end())
+    m_reference_parameters[function->name] = std::move(reference_parameters);
 
   if (spec.is_global) function->space = FunctionSpace::Global;
   else if (spec.is_device && spec.is_host) function->space = FunctionSpace::HostDevice;
@@ -176,7 +185,11 @@ VarDeclPtr Parser::parse_parameter() {
   parse_decl_specifiers(spec);
   m_parameter_vector = spec.vector;
   if (!spec.has_type) error(start, "expected a parameter type, found '" + std::string(peek().text) + "'");
-  param->type = parse_pointers(spec.type);
+  param->type = parse_pointers(spec.type, &m_parameter_reference);
+  if (m_parameter_reference) {
+    param->type = reference_type(param->type, spec.vector, previous().range);
+    if (spec.vector) m_parameter_reference = false;
+  }
   param->template_type = spec.template_type;
   param->name_range = {start.begin, start.begin};
   if (at(TokenKind::Identifier)) {
@@ -203,7 +216,9 @@ void Parser::parse_variables(std::vector<VarDeclPtr>& out, const DeclSpecifiers&
     var->storage = storage;
     var->is_static = spec.is_static;
     var->dynamic_shared = spec.is_extern && spec.is_shared;
-    var->type = parse_pointers(spec.type);
+    bool reference = false;
+    var->type = parse_pointers(spec.type, m_in_function ? &reference : nullptr);
+    if (reference) var->type = reference_type(var->type, spec.vector, previous().range);
     if (!at(TokenKind::Identifier)) {
       error(peek().range, "expected a variable name, found '" + std::string(peek().text) + "'");
       return;
@@ -216,7 +231,16 @@ void Parser::parse_variables(std::vector<VarDeclPtr>& out, const DeclSpecifiers&
       continue;
     }
     declare_vector_name(var->name, std::nullopt);
-    out.push_back(parse_declarator_rest(std::move(var)));
+    var = parse_declarator_rest(std::move(var));
+    if (reference) {
+      if (!var->initializer || !var->array_extents.empty())
+        error(var->name_range, "the reference '" + var->name + "' needs an object to refer to ('T& " + var->name +
+                                   " = variable;')");
+      else var->initializer = bind_reference(std::move(var->initializer), "the reference '" + var->name + "'");
+    }
+    // Declared after its initializer, which may use an outer variable of the same name.
+    declare_reference_name(var->name, reference);
+    out.push_back(std::move(var));
   } while (accept(TokenKind::Comma));
   expect(TokenKind::Semicolon, "';' after the declaration");
 }

@@ -359,11 +359,17 @@ ExprPtr Parser::parse_identifier_expression() {
     advance();
     std::vector<ExprPtr> args;
     const auto vector_parameters = m_vector_parameters.find(text);
+    const auto reference_parameters = m_reference_parameters.find(text);
     for (size_t written = 0; !at_end() && !at(TokenKind::RightParen); ++written) {
       // A vector argument is passed as its fields, one per parameter (parse_vector_types.cpp).
       if (vector_parameters != m_vector_parameters.end() && written < vector_parameters->second.size() &&
           vector_parameters->second[written]) {
         for (ExprPtr& field : parse_vector_value(*vector_parameters->second[written])) args.push_back(std::move(field));
+      } else if (reference_parameters != m_reference_parameters.end() &&
+                 written < reference_parameters->second.size() && reference_parameters->second[written]) {
+        // A reference argument is passed by address (parse_references.cpp).
+        args.push_back(bind_reference(parse_assignment_expression(),
+                                      "parameter " + std::to_string(written + 1) + " of '" + text + "'"));
       } else {
         args.push_back(parse_assignment_expression());
       }
@@ -375,6 +381,7 @@ ExprPtr Parser::parse_identifier_expression() {
     call->explicit_template_arguments = explicit_arguments;
     return call;
   }
+  if (is_reference_name(text)) return reference_use(name);
   return std::make_unique<NameRef>(name.range, text);
 }
 

@@ -242,8 +242,8 @@ done:
   return true;
 }
 
-// pointers: { '*' { const | volatile | __restrict__ } }
-Type Parser::parse_pointers(Type type) {
+// pointers: { '*' { const | volatile | __restrict__ } } [ '&' ]
+Type Parser::parse_pointers(Type type, bool* reference) {
   while (at(TokenKind::Star)) {
     const SourceRange star = advance().range;
     if (type.pointer_depth >= 2) error(star, "not supported: pointers to pointers to pointers");
@@ -254,10 +254,8 @@ Type Parser::parse_pointers(Type type) {
       else if (!accept(TokenKind::KwRestrict)) break;
     }
   }
-  if (at(TokenKind::Amp) || at(TokenKind::AmpAmp)) {
-    error(peek().range, "not supported: references (use a pointer)");
-    advance();
-  }
+  const bool is_reference = parse_reference_marker(reference != nullptr);
+  if (reference) *reference = is_reference;
   return type;
 }
 

@@ -100,7 +100,9 @@ private:
   void parse_explicit_template_arguments(const std::vector<TemplateParam>& params);
   bool parse_decl_specifiers(DeclSpecifiers& specifiers);
   bool names_unsupported_type(size_t ahead) const;
-  Type parse_pointers(Type base);
+  /** `*`s with their qualifiers, then a `&`: a reference where `reference` is given (set to
+   *  whether there was one), an error elsewhere. */
+  Type parse_pointers(Type base, bool* reference = nullptr);
   void parse_function(TranslationUnit& unit, const DeclSpecifiers& specifiers, Type return_type,
                       const Token& name, std::vector<TemplateParam> template_params);
   VarDeclPtr parse_parameter();
@@ -214,6 +216,25 @@ private:
   /** Records a cast to a pointer to `vector` (an error for a cast to a vector value). */
   ExprPtr vector_cast(ExprPtr cast, const std::optional<VectorType>& vector);
   bool is_vector_pointer_cast(const Expr& expr) const;
+  // References (parse_references.cpp): a `T&` parameter or local is a `T*`, used as `*r`.
+  /** Consumes a `&` after the pointers of a declarator: true if there was one and it is
+   *  `allowed` there (a parameter or a local); otherwise reports it. */
+  bool parse_reference_marker(bool allowed);
+  /** The pointer type that stands for a reference to `referred` (an error for a vector type). */
+  Type reference_type(Type referred, const std::optional<VectorType>& vector, SourceRange range);
+  /** Records whether a name declared in this function is a reference (a later declaration of the
+   *  name that is not one hides it). */
+  void declare_reference_name(const std::string& name, bool reference);
+  bool is_reference_name(const std::string& name) const;
+  /** `referred` bound to a reference (`what` names it): its address; an error unless it
+   *  designates an object. */
+  ExprPtr bind_reference(ExprPtr referred, const std::string& what);
+  /** A use of the reference `name`: `*name`. */
+  ExprPtr reference_use(const Token& name);
+  std::unordered_map<std::string, bool> m_reference_locals; ///< this function's
+  /** Per function, per parameter as written: whether it is a reference. */
+  std::unordered_map<std::string, std::vector<bool>> m_reference_parameters;
+  bool m_parameter_reference = false; ///< of the last parameter parsed
   std::optional<VectorType> m_last_vector_type; ///< of the last decl-specifiers parsed
   std::optional<VectorType> m_parameter_vector; ///< of the last parameter parsed
   bool m_in_function = false;
