@@ -106,6 +106,9 @@ void DirectiveReader::read_observe(Parser& parser) {
       if (var->is_array || var->storage != StorageKind::Local)
         return parser.error(range, "not supported: observing a local array or __shared__ variable ('" +
                                        var->name + "'); observe a __device__ variable instead");
+      if (var->address_taken)
+        return parser.error(range, "not supported: observing a local whose address is taken or that a reference "
+                                   "names ('" + var->name + "'); observe a __device__ variable instead");
       ObservedItem item;
       item.kind = ObservedItem::Kind::Local;
       item.label = var->name;

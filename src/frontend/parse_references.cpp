@@ -7,10 +7,12 @@
 // referred object that C++ gives it ([dcl.ref]: a reference is an alias of its object), with
 // the qualifiers of `T` (a `const volatile int&` reads the flag afresh at each use).
 //
+// A local bound to a reference has its address taken, so it lives in the thread's private
+// memory instead of a register slot (sema marks it; Interpreter::declare).
+//
 // Not lowered, and named: rvalue references (`T&&`), references to vector types, a reference
-// bound to a local scalar (locals are registers without addresses: the Machine's slots) or to
-// a value that is not a variable (a temporary: `f(a + 1)` for `const int&`), and references
-// anywhere but a parameter or a local (kernel parameters, return types, globals).
+// bound to a value that is not a variable (a temporary: `f(a + 1)` for `const int&`), and
+// references anywhere but a parameter or a local (kernel parameters, return types, globals).
 // Names follow the vector types' scoping: a name declared anywhere in a function hides one of
 // the same name declared before it there (Parser::declare_vector_name).
 #include "fencelab/frontend/parser.h"
@@ -61,13 +63,6 @@ ExprPtr Parser::bind_reference(ExprPtr referred, const std::string& what) {
   if (!is_object) {
     error(referred->range, "not supported: binding " + what +
                                " to a value that is not a variable (a temporary); store it in a variable first");
-    return placeholder(referred->range);
-  }
-  if (referred->kind == ExprKind::NameRef && m_vector_locals.count(static_cast<const NameRef&>(*referred).name)) {
-    error(referred->range, "not supported: binding " + what + " to the local variable '" +
-                               static_cast<const NameRef&>(*referred).name +
-                               "' (locals live in registers and have no address here; a reference may name a "
-                               "__device__ or __shared__ variable, an array element or *pointer)");
     return placeholder(referred->range);
   }
   const SourceRange range = referred->range;

@@ -161,12 +161,16 @@ void Sema::check_unary(ExprPtr& expr) {
     const Expr& target = *unary.operand;
     if (target.kind == ExprKind::NameRef && as<NameRef>(target).variable) {
       const VarDecl* var = as<NameRef>(target).variable;
-      if (var->storage == StorageKind::Local || var->storage == StorageKind::Param) {
-        const_cast<VarDecl*>(var)->address_taken = true;
-        error(unary.range, "not supported: taking the address of a local variable ('" + var->name + "')");
+      if ((var->storage == StorageKind::Local || var->storage == StorageKind::Param) && var->is_array) {
+        error(unary.range, "not supported: taking the address of a local array ('" + var->name +
+                               "'); its name is already a pointer to its first element");
         unary.type = Type::pointer_to(operand);
         return;
       }
+      // A local or parameter whose address is taken lives in the thread's private memory
+      // instead of a register slot (Interpreter::declare); its accesses stay invisible events.
+      if (var->storage == StorageKind::Local || var->storage == StorageKind::Param)
+        const_cast<VarDecl*>(var)->address_taken = true;
     }
     if (!target.is_lvalue) {
       error(unary.range, "cannot take the address of this expression (not a variable or memory location)");

@@ -54,6 +54,9 @@ private:
   Word arithmetic(BinaryOp op, Word a, Word b, const Type& type, const Type& rhs_type,
                   const Type& result_type, SourceRange range);
   void declare(const VarDecl& variable);
+  /** A fresh one-element private array holding `value`: where a local whose address is taken
+   *  lives. Its address. */
+  Word private_cell(const Type& type, Word value);
   Flow exec_switch(const Switch& s);
   Flow exec_body(const std::vector<StmtPtr>& body, size_t first);
   bool condition(const Expr& e) { return word_is_true(eval(e), e.type); }
@@ -81,7 +84,9 @@ LValue Interpreter::lvalue(const Expr& e) {
   case ExprKind::NameRef: {
     const VarDecl* v = as<NameRef>(e).variable;
     if (v == nullptr) break;
-    if (v->storage == StorageKind::Local || v->storage == StorageKind::Param) {
+    if (v->address_taken) {
+      lv.pointer = t.slots[frame_base() + v->slot]; // the slot holds its private cell's address
+    } else if (v->storage == StorageKind::Local || v->storage == StorageKind::Param) {
       lv.is_slot = true;
       lv.slot = frame_base() + v->slot;
       lv.variable = v;
@@ -164,6 +169,7 @@ Word Interpreter::eval_name(const NameRef& e) {
   if (e.constant) return *e.constant;
   const VarDecl* v = e.variable;
   if (v == nullptr) m.fault(t, e.range, fmt::format("internal error: unresolved name '{}'", e.name));
+  if (v->address_taken) return m.load(t, t.slots[frame_base() + v->slot], e.type, e.range); // private cell
   if (v->storage == StorageKind::Local || v->storage == StorageKind::Param)
     return t.slots[frame_base() + v->slot]; // a local array's slot holds its pointer
   if (v->is_array) return m.pointer_to_object(v->object_id);
@@ -313,8 +319,18 @@ void Interpreter::declare(const VarDecl& v) {
   }
   Word value = 0;
   if (v.initializer) value = convert_word(eval(*v.initializer), v.initializer->type, v.type);
+  if (v.address_taken) {
+    t.slots[slot] = private_cell(v.type, value);
+    return;
+  }
   t.slots[slot] = value;
   if (v.initializer) m.record_observed_local(t, v, value);
+}
+
+Word Interpreter::private_cell(const Type& type, Word value) {
+  const uint32_t index = static_cast<uint32_t>(t.local_arrays.size());
+  t.local_arrays.push_back(LocalArray{type, std::vector<Word>{value}});
+  return PointerValue{PointerKind::LocalArray, index, 0}.encode();
 }
 
 Flow Interpreter::exec_body(const std::vector<StmtPtr>& body, size_t first) {
@@ -430,7 +446,7 @@ Word Interpreter::call(const FunctionDecl& declared, const std::vector<Word>& ar
     Word value = 0;
     if (i < args.size()) value = args[i];
     else if (param.initializer) value = convert_word(eval(*param.initializer), param.initializer->type, param.type);
-    t.slots[base + param.slot] = value;
+    t.slots[base + param.slot] = param.address_taken ? private_cell(param.type, value) : value;
   }
   t.return_value = 0;
   exec(*f.body);

@@ -247,7 +247,9 @@ struct VarDecl {
   std::vector<uint32_t> dimensions;
   uint32_t slot = 0;          ///< Local/Param: frame slot (for a local array, holds its pointer)
   uint32_t object_id = 0;     ///< Global/Shared/Constant: index into Program::memory_objects
-  bool address_taken = false; ///< a local whose address is taken (not supported: diagnosed)
+  /** sema: a local or parameter whose address is taken (`&x`, or bound to a reference): it is
+   *  kept in the thread's private memory, not in a register slot. */
+  bool address_taken = false;
 };
 using VarDeclPtr = std::unique_ptr<VarDecl>;
 
