@@ -35,6 +35,7 @@ std::unique_ptr<Program> compile_once(std::shared_ptr<const SourceFile> source, 
   for (const auto& [name, type] : deduced_before) hints.given.emplace(name, type);
   parser.set_template_type_hints(std::move(hints));
   program->unit = parser.parse_translation_unit();
+  directives.set_struct_types(parser.struct_types());
 
   sema.set_template_values(directives.template_values());
   sema.check_unit();

@@ -126,6 +126,7 @@ void DirectiveReader::read_observe(Parser& parser) {
                                               "' (one instance per block; copy it to a __device__ variable)");
         object_id = global->object_id;
       }
+    if (!object_id && observe_fields(text, name.range)) continue;
     if (!object_id)
       return parser.error(name.range, "'" + text + "' is neither a __device__ variable nor a buffer argument");
     const MemoryObject& object = m_program.memory_objects[*object_id];
@@ -150,7 +151,21 @@ void DirectiveReader::read_observe(Parser& parser) {
   }
 }
 
-// pattern: LABEL '=' value { LABEL '=' value }     LABEL: NAME [ '[' constant ']' ]
+bool DirectiveReader::observe_fields(const std::string& name, SourceRange range) {
+  // A __device__ struct or vector variable is one variable per field, `name.field`
+  // (parse_vector_types.cpp), declared in field order: each is observed whole.
+  const std::string prefix = name + ".";
+  bool any = false;
+  for (const VarDeclPtr& global : m_program.unit.globals)
+    if (global->storage != StorageKind::Shared && global->name.compare(0, prefix.size(), prefix) == 0) {
+      observe_object(global->object_id, global->name, 0, m_program.memory_objects[global->object_id].element_count,
+                     range);
+      any = true;
+    }
+  return any;
+}
+
+// pattern: LABEL '=' value { LABEL '=' value }     LABEL: NAME [ '.' FIELD ] [ '[' constant ']' ]
 bool DirectiveReader::read_pattern(Parser& parser, OutcomePattern& pattern) {
   const SourceRange start = parser.peek().range;
   std::unordered_set<uint32_t> in_pattern; // item indexes, so a long pattern is not quadratic
@@ -161,6 +176,13 @@ bool DirectiveReader::read_pattern(Parser& parser, OutcomePattern& pattern) {
     }
     const Token& name = parser.advance();
     std::string label(name.text);
+    if (parser.accept(TokenKind::Dot)) { // a field of a struct or vector variable: `range.low`
+      if (!parser.at(TokenKind::Identifier)) {
+        parser.error(parser.peek().range, "expected a field name after '.'");
+        return false;
+      }
+      label += "." + std::string(parser.advance().text);
+    }
     if (parser.accept(TokenKind::LeftBracket)) {
       std::optional<int64_t> index = integer_constant(parser, "the index");
       if (!index || !parser.expect(TokenKind::RightBracket, "']'")) return false;
@@ -238,6 +260,7 @@ void DirectiveReader::read_expect(Parser& parser, const DirectiveLine& line) {
       return parser.error(parser.peek().range, "only 'exactly' takes several patterns; write one directive per pattern");
   } else if (word == "always") {
     expectation.kind = ExpectationKind::Always;
+    parser.set_field_labels(true);
     expectation.predicate = parser.parse_expression();
     m_sema.check_predicate(expectation.predicate);
   } else if (word == "diagnostic") {

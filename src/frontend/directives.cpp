@@ -225,6 +225,7 @@ void DirectiveReader::apply() {
     for (const Pending& pending : m_pending) {
       if (pending.keyword != keyword) continue;
       Parser parser(pending.line->tokens, m_diagnostics);
+      parser.set_struct_types(m_struct_types);
       parser.advance();
       const size_t errors = m_diagnostics.error_count();
       if (pending.keyword == "launch") read_launch(parser);

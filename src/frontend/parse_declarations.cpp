@@ -42,7 +42,9 @@ void Parser::parse_top_level(TranslationUnit& unit) {
   const Token& first = peek();
   switch (first.kind) {
   case TokenKind::KwStruct: case TokenKind::KwClass: case TokenKind::KwUnion:
-    return skip_unsupported_block(first.range, "structs and classes");
+    if (at_elaborated_struct()) break; // `struct S s;`: a variable
+    if (!template_params.empty()) return skip_unsupported_block(first.range, "struct and class templates");
+    return parse_struct_definition(false);
   case TokenKind::KwEnum:
     if (!template_params.empty()) error(first.range, "not supported: enumeration templates");
     for (VarDeclPtr& enumerator : parse_enum(StorageKind::Constant)) unit.globals.push_back(std::move(enumerator));
@@ -57,7 +59,7 @@ void Parser::parse_top_level(TranslationUnit& unit) {
   parse_decl_specifiers(spec);
   if (!spec.has_type) {
     if (at(TokenKind::KwStruct) || at(TokenKind::KwClass) || at(TokenKind::KwUnion))
-      return skip_unsupported_block(peek().range, "structs and classes");
+      return skip_unsupported_block(peek().range, "a struct or class defined after qualifiers");
     error(peek().range, "expected a declaration, found '" + std::string(peek().text) + "'");
     return skip_unsupported_block(peek().range, "");
   }

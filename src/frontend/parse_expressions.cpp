@@ -152,6 +152,8 @@ ExprPtr Parser::parse_unary_expression() {
     break;
   default: break;
   }
+  if (op == UnaryOp::AddressOf)
+    if (ExprPtr element = parse_vector_element_address()) return element;
   if (op) {
     const SourceRange start = advance().range;
     ExprPtr operand = parse_unary_expression();
@@ -207,8 +209,15 @@ ExprPtr Parser::parse_postfix(ExprPtr expr) {
     } else if (token.kind == TokenKind::Dot && peek(1).kind == TokenKind::Identifier &&
                peek(2).kind == TokenKind::LeftParen) {
       expr = parse_member_call(std::move(expr)); // cooperative groups' member functions
+    } else if (m_field_labels && token.kind == TokenKind::Dot && expr->kind == ExprKind::NameRef &&
+               peek(1).kind == TokenKind::Identifier) {
+      advance();
+      const Token& field = advance();
+      expr = std::make_unique<NameRef>(SourceRange::join(expr->range, field.range),
+                                       as<NameRef>(*expr).name + "." + std::string(field.text));
     } else if (token.kind == TokenKind::Dot || token.kind == TokenKind::Arrow) {
-      error(token.range, "not supported: member access (structs and classes are not supported)");
+      error(token.range, "not supported: member access here (of a struct or vector variable, a pointer to one or "
+                         "an element of an array of them only)");
       return expr;
     } else if (token.kind == TokenKind::LeftParen) {
       error(token.range, "not supported: calling something other than a named function");

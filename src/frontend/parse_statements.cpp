@@ -89,8 +89,9 @@ StmtPtr Parser::parse_statement() {
     error(token.range, "not supported: inline assembly");
     return std::make_unique<SimpleStmt>(StmtKind::Null, token.range);
   case TokenKind::KwStruct: case TokenKind::KwClass: case TokenKind::KwUnion:
-    error(token.range, "not supported: structs and classes");
-    return std::make_unique<SimpleStmt>(StmtKind::Null, token.range);
+    if (at_elaborated_struct()) break; // `struct S s;`: a declaration
+    parse_struct_definition(false);    // a struct defined in a function: its name is known after
+    return std::make_unique<SimpleStmt>(StmtKind::Null, SourceRange::join(token.range, previous().range));
   case TokenKind::KwTypedef: case TokenKind::KwUsing:
     parse_type_alias(false);
     return std::make_unique<SimpleStmt>(StmtKind::Null, SourceRange::join(token.range, previous().range));
@@ -114,7 +115,7 @@ StmtPtr Parser::parse_declaration_statement() {
   DeclSpecifiers spec;
   parse_decl_specifiers(spec);
   if (at(TokenKind::KwStruct) || at(TokenKind::KwClass) || at(TokenKind::KwUnion)) {
-    error(peek().range, "not supported: structs and classes");
+    error(peek().range, "not supported: a struct or class defined after qualifiers");
     return std::make_unique<SimpleStmt>(StmtKind::Null, start);
   }
   if (!spec.has_type) error(peek().range, "expected a type in the declaration");

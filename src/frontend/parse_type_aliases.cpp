@@ -31,13 +31,19 @@ void Parser::parse_type_alias(bool file_scope) {
     const std::string name(advance().text);
     advance(); // =
     if (host_alias()) return;
-    if (const std::optional<Type> type = parse_type_name()) m_type_aliases[name] = *type;
+    if (const std::optional<Type> type = parse_type_name()) {
+      if (!m_last_vector_type) m_type_aliases[name] = *type;
+      else if (type->is_pointer()) error(previous().range, "not supported: an alias of a pointer to " + m_last_vector_type->name);
+      else m_struct_types[name] = *m_last_vector_type; // `using vec4 = float4;`: the same type
+    }
     expect(TokenKind::Semicolon, "';' after the alias");
     return;
   }
-  if (at(TokenKind::KwStruct) || at(TokenKind::KwClass) || at(TokenKind::KwUnion) || at(TokenKind::KwEnum)) {
-    // `typedef struct { ... } NAME;`: past the braces to the ';' after the names.
-    error(first.range, "not supported: typedef of a struct, class or enum");
+  if ((at(TokenKind::KwStruct) || at(TokenKind::KwClass) || at(TokenKind::KwUnion)) && !at_elaborated_struct())
+    return parse_struct_definition(true); // `typedef struct [TAG] { ... } NAME;`
+  if (at(TokenKind::KwEnum)) {
+    // `typedef enum { ... } NAME;`: past the braces to the ';' after the names.
+    error(first.range, "not supported: typedef of an enum");
     for (int depth = 0; !at_end(); advance()) {
       if (at(TokenKind::LeftBrace)) ++depth;
       else if (at(TokenKind::RightBrace)) --depth;
@@ -59,6 +65,12 @@ void Parser::parse_type_alias(bool file_scope) {
     const Token& name = advance();
     if (at(TokenKind::LeftBracket) || at(TokenKind::LeftParen))
       return skip_unsupported_block(peek().range, "typedef of an array or function type");
+    if (spec.vector) {
+      // `typedef float4 vec4;`, `typedef Particle P;`: another name of the same type.
+      if (type.is_pointer()) error(name.range, "not supported: a typedef of a pointer to " + spec.vector->name);
+      else m_struct_types[std::string(name.text)] = *spec.vector;
+      continue;
+    }
     m_type_aliases[std::string(name.text)] = type;
   } while (accept(TokenKind::Comma));
   expect(TokenKind::Semicolon, "';' after the typedef");

@@ -40,6 +40,8 @@ const char* article(const std::string& noun) {
 }
 
 bool same_vector_type(const VectorType& a, const VectorType& b) {
+  // A struct converts to itself only (C++ [class.name]: each definition is a distinct type).
+  if (a.is_struct() || b.is_struct()) return a.name == b.name;
   // dim3 is a uint3 with a constructor (vector_types.h): the two convert to each other.
   return a.scalar == b.scalar && a.width == b.width;
 }
@@ -58,8 +60,27 @@ ExprPtr integer(SourceRange range, uint64_t value, ScalarType scalar) {
 
 } // namespace
 
+std::string_view VectorType::field_name(uint8_t k) const {
+  return is_struct() ? std::string_view(struct_fields[k]) : std::string_view(kFieldNames).substr(k, 1);
+}
+
+std::string VectorType::field_list() const {
+  if (!is_struct()) return std::string(std::string_view(kFieldNames).substr(0, width));
+  std::string list;
+  for (const std::string& field : struct_fields) {
+    if (!list.empty()) list += ", ";
+    list += field;
+  }
+  return list;
+}
+
+std::optional<VectorType> Parser::named_vector_type(std::string_view name) const {
+  if (const auto found = m_struct_types.find(std::string(name)); found != m_struct_types.end()) return found->second;
+  return vector_type_named(name);
+}
+
 std::optional<VectorType> vector_type_named(std::string_view name) {
-  if (name == "dim3") return VectorType{ScalarType::UInt, 3, true, "dim3"};
+  if (name == "dim3") return VectorType{ScalarType::UInt, 3, true, "dim3", {}};
   static constexpr std::pair<std::string_view, ScalarType> bases[] = {
       {"char", ScalarType::Char},         {"uchar", ScalarType::UChar},   {"short", ScalarType::Short},
       {"ushort", ScalarType::UShort},     {"int", ScalarType::Int},       {"uint", ScalarType::UInt},
@@ -68,7 +89,7 @@ std::optional<VectorType> vector_type_named(std::string_view name) {
   if (name.size() < 2 || name.back() < '1' || name.back() > '4') return std::nullopt;
   const std::string_view stem = name.substr(0, name.size() - 1);
   for (const auto& [base, scalar] : bases)
-    if (stem == base) return VectorType{scalar, uint8_t(name.back() - '0'), false, std::string(name)};
+    if (stem == base) return VectorType{scalar, uint8_t(name.back() - '0'), false, std::string(name), {}};
   return std::nullopt;
 }
 
@@ -146,7 +167,7 @@ void Parser::parse_vector_declarator(std::vector<VarDeclPtr>& out, const DeclSpe
   }
   for (uint8_t k = 0; k < type.width; ++k) {
     auto field = std::make_unique<VarDecl>();
-    field->name = var->name + "." + kFieldNames[k];
+    field->name = var->name + "." + std::string(type.field_name(k));
     field->range = SourceRange::join(var->name_range, previous().range);
     field->name_range = var->name_range;
     field->storage = var->storage;
@@ -163,7 +184,7 @@ std::vector<VarDeclPtr> Parser::expand_vector_parameter(VarDeclPtr param, const 
   if (param->initializer) error(param->initializer->range, "not supported: a default argument for a " + type.name);
   for (uint8_t k = 0; k < type.width; ++k) {
     auto field = std::make_unique<VarDecl>();
-    field->name = param->name + "." + kFieldNames[k];
+    field->name = param->name + "." + std::string(type.field_name(k));
     field->range = param->range;
     field->name_range = param->name_range;
     field->storage = param->storage;
@@ -196,14 +217,15 @@ ExprPtr Parser::parse_vector_field(const VectorType& type, uint8_t field) {
   const Token& token = peek();
   const std::string text(token.text);
   const auto wrong_type = [&](const std::string& found) {
-    error(token.range, fmt::format("{} {} where {} {} is expected (CUDA does not convert vector types)",
-                                   article(found), found, article(type.name), type.name));
+    error(token.range, fmt::format("{} {} where {} {} is expected ({})", article(found), found, article(type.name),
+                                   type.name,
+                                   type.is_struct() ? "a struct converts to no other type" : "CUDA does not convert vector types"));
     return placeholder(token.range);
   };
   if (token.kind == TokenKind::Identifier) {
     if (const auto builtin = builtin_vector_named(text); builtin && peek(1).kind != TokenKind::Dot) {
       advance();
-      if (!same_vector_type(type, VectorType{ScalarType::UInt, 3, false, "uint3"})) return wrong_type("uint3 (" + text + ")");
+      if (!same_vector_type(type, VectorType{ScalarType::UInt, 3, false, "uint3", {}})) return wrong_type("uint3 (" + text + ")");
       return std::make_unique<BuiltinVariable>(token.range, *builtin, field);
     }
     const std::optional<VectorType> made =
@@ -234,7 +256,7 @@ ExprPtr Parser::parse_vector_field(const VectorType& type, uint8_t field) {
       if (!variable->sequence && peek(1).kind != TokenKind::Dot && peek(1).kind != TokenKind::LeftBracket) {
         advance();
         if (!same_vector_type(type, variable->type)) return wrong_type(variable->type.name + " '" + text + "'");
-        return std::make_unique<NameRef>(token.range, text + "." + kFieldNames[field]);
+        return std::make_unique<NameRef>(token.range, text + "." + std::string(type.field_name(field)));
       }
       if (variable->sequence && peek(1).kind == TokenKind::LeftBracket) {
         advance();
@@ -252,9 +274,14 @@ ExprPtr Parser::parse_vector_field(const VectorType& type, uint8_t field) {
       return parse_sequence_element_field(std::move(cast), element, field);
     }
   }
-  error(token.range, fmt::format("not supported: this {} value (write make_{}(...), a {} variable, an element "
-                                 "p[i] of a {} array or pointer, or an element of reinterpret_cast<{}*>(...))",
-                                 type.name, type.name, type.name, type.name, type.name));
+  if (type.is_struct())
+    error(token.range, fmt::format("not supported: this {} value (write a {} variable, or an element p[i] of a {} "
+                                   "array or pointer)",
+                                   type.name, type.name, type.name));
+  else
+    error(token.range, fmt::format("not supported: this {} value (write make_{}(...), a {} variable, an element "
+                                   "p[i] of a {} array or pointer, or an element of reinterpret_cast<{}*>(...))",
+                                   type.name, type.name, type.name, type.name, type.name));
   return placeholder(token.range);
 }
 
@@ -332,25 +359,24 @@ ExprPtr Parser::parse_vector_member(const Token& name) {
   if (accept(TokenKind::Dot)) {
     const std::optional<uint8_t> named = parse_field_name(type);
     if (!named) return placeholder(name.range);
-    return std::make_unique<NameRef>(SourceRange::join(name.range, previous().range), text + "." + kFieldNames[*named]);
+    return std::make_unique<NameRef>(SourceRange::join(name.range, previous().range),
+                                     text + "." + std::string(type.field_name(*named)));
   }
-  error(name.range, fmt::format("not supported: a whole {} here (use its fields .{}, or assign it whole)", type.name,
-                                std::string_view(kFieldNames).substr(0, type.width)));
+  error(name.range, fmt::format("not supported: a whole {} here (use its fields {}, or assign it whole)", type.name,
+                                type.field_list()));
   return placeholder(name.range);
 }
 
 std::optional<uint8_t> Parser::parse_field_name(const VectorType& type) {
   const Token& name = peek();
-  const size_t field = name.kind == TokenKind::Identifier && name.text.size() == 1
-                           ? std::string_view(kFieldNames).find(name.text[0])
-                           : std::string_view::npos;
-  if (field == std::string_view::npos || field >= type.width) {
-    error(name.range, fmt::format("{} has no field '{}' (it has {})", type.name, name.text,
-                                  std::string_view(kFieldNames).substr(0, type.width)));
-    return std::nullopt;
-  }
-  advance();
-  return uint8_t(field);
+  if (name.kind == TokenKind::Identifier)
+    for (uint8_t k = 0; k < type.width; ++k)
+      if (type.field_name(k) == name.text) {
+        advance();
+        return k;
+      }
+  error(name.range, fmt::format("{} has no field '{}' (it has {})", type.name, name.text, type.field_list()));
+  return std::nullopt;
 }
 
 size_t Parser::vector_lvalue_length(VectorType& type) const {
@@ -380,7 +406,7 @@ size_t Parser::vector_lvalue_length(VectorType& type) const {
   if ((first.kind == TokenKind::KwReinterpretCast || first.kind == TokenKind::KwStaticCast) &&
       peek(1).kind == TokenKind::Less && peek(2).kind == TokenKind::Identifier && peek(3).kind == TokenKind::Star &&
       peek(4).kind == TokenKind::Greater && peek(5).kind == TokenKind::LeftParen) {
-    const std::optional<VectorType> named = vector_type_named(peek(2).text);
+    const std::optional<VectorType> named = named_vector_type(peek(2).text);
     if (!named) return 0;
     const size_t close = past_group(5, TokenKind::LeftParen, TokenKind::RightParen);
     if (!close || peek(close).kind != TokenKind::LeftBracket) return 0;
@@ -390,6 +416,28 @@ size_t Parser::vector_lvalue_length(VectorType& type) const {
     return end;
   }
   return 0;
+}
+
+ExprPtr Parser::parse_vector_element_address() {
+  const size_t start = m_pos;
+  const Token& amp = advance();
+  VectorType type;
+  const VectorVariable* variable = at(TokenKind::Identifier) ? vector_variable(std::string(peek().text)) : nullptr;
+  if (!variable || !variable->sequence || !vector_lvalue_length(type)) {
+    m_pos = start;
+    return nullptr;
+  }
+  const Token& name = advance();
+  advance(); // '['
+  ExprPtr index = parse_expression();
+  expect(TokenKind::RightBracket, "']' after the index");
+  const SourceRange range = SourceRange::join(amp.range, previous().range);
+  ExprPtr scaled = std::make_unique<Binary>(index->range, BinaryOp::Multiply, std::move(index),
+                                            integer(index->range, type.width, ScalarType::Int));
+  ExprPtr element = std::make_unique<Index>(SourceRange::join(name.range, previous().range),
+                                            std::make_unique<NameRef>(name.range, std::string(name.text)),
+                                            std::move(scaled));
+  return std::make_unique<Unary>(range, UnaryOp::AddressOf, std::move(element));
 }
 
 ExprPtr Parser::parse_vector_assignment(const VectorType& type) {

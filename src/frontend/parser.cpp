@@ -83,7 +83,9 @@ void Parser::error(SourceRange range, std::string message) {
 // A CUDA type fencelab does not model, used as one: followed by a declarator (`float4 v`,
 // `half* p`). Without its header, `half` is an ordinary name, which kernels use.
 bool Parser::names_unsupported_type(size_t ahead) const {
-  if (peek(ahead).kind != TokenKind::Identifier || unsupported_type_message(peek(ahead).text).empty()) return false;
+  if (peek(ahead).kind != TokenKind::Identifier) return false;
+  if (unsupported_type_message(peek(ahead).text).empty() && !m_unsupported_structs.count(std::string(peek(ahead).text)))
+    return false;
   const TokenKind next = peek(ahead + 1).kind;
   return next == TokenKind::Identifier || (next == TokenKind::Star && peek(ahead + 2).kind == TokenKind::Identifier);
 }
@@ -104,7 +106,7 @@ bool Parser::is_type_start(size_t ahead) const {
     return true;
   case TokenKind::Identifier:
     return typedef_names().count(token.text) > 0 || m_type_aliases.count(std::string(token.text)) > 0 ||
-           vector_type_named(token.text).has_value() || names_unsupported_type(ahead);
+           named_vector_type(token.text).has_value() || names_unsupported_type(ahead);
   default:
     return false;
   }
@@ -162,15 +164,22 @@ bool Parser::parse_decl_specifiers(DeclSpecifiers& spec) {
     case TokenKind::KwAuto:
       error(token.range, "not supported: 'auto' (write the type)");
       break;
+    case TokenKind::KwStruct: case TokenKind::KwClass: case TokenKind::KwUnion:
+      // `struct NAME` of a defined struct (C++ [dcl.type.elab]): NAME is the type.
+      if (!at_elaborated_struct()) goto done;
+      advance();
+      continue;
     case TokenKind::Identifier: {
       if (base == Base::None && names_unsupported_type(0)) {
         // Named, at its place, and parsed on as an int so that one error is all it gives.
-        error(token.range, unsupported_type_message(token.text));
+        const auto unsupported_struct = m_unsupported_structs.find(std::string(token.text));
+        error(token.range, unsupported_struct != m_unsupported_structs.end() ? unsupported_struct->second
+                                                                             : unsupported_type_message(token.text));
         set_base(Base::Int);
         break;
       }
       if (base != Base::None || longs || shorts || unsigneds || signeds) goto done;
-      if (std::optional<VectorType> vector = vector_type_named(token.text)) {
+      if (std::optional<VectorType> vector = named_vector_type(token.text)) {
         base = Base::Vector;
         spec.vector = std::move(vector);
         break;

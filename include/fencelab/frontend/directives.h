@@ -32,6 +32,8 @@ public:
   const std::unordered_map<std::string, int64_t>& template_values() const { return m_template_values; }
   /** What `read` found for type template parameters: the parser needs it (parse_templates.cpp). */
   TemplateTypeHints template_type_hints() const;
+  /** The kernel file's structs: a buffer may hold them (`//@ arg p: Particle[4]`). */
+  void set_struct_types(StructTypes types) { m_struct_types = std::move(types); }
   /** After sema: chooses the kernel, then reads launch, arg, init, observe and expect. */
   void apply();
 
@@ -58,6 +60,8 @@ private:
 
   // directive_outcomes.cpp
   void read_observe(Parser& parser);
+  /** Observes each field of the __device__ struct or vector variable `name`; false if none. */
+  bool observe_fields(const std::string& name, SourceRange range);
   void default_observed();
   void observe_object(uint32_t object_id, const std::string& name, uint32_t begin, uint32_t end,
                       SourceRange range);
@@ -84,6 +88,7 @@ private:
   /** Per kernel parameter index: the argument read, and the buffer object awaiting an id. */
   std::vector<std::optional<KernelArgument>> m_arguments;
   std::vector<std::optional<MemoryObject>> m_buffers;
+  StructTypes m_struct_types;
 };
 
 /** splitmix64 (Steele, Lea, Flood 2014): the generator behind `random(SEED, MIN, MAX)`. */

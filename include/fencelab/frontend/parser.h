@@ -26,7 +26,18 @@ struct VectorType {
   uint8_t width = 0;
   bool is_dim3 = false;
   std::string name; ///< as written: `float4`
+  /** A struct of the kernel's own (parse_structs.cpp), lowered the same way: its fields' names
+   *  in declaration order. Empty for a built-in vector type, whose fields are x, y, z, w. */
+  std::vector<std::string> struct_fields;
+  bool is_struct() const { return !struct_fields.empty(); }
+  /** Field `k`'s name. */
+  std::string_view field_name(uint8_t k) const;
+  /** The field names, for messages: `xyz`, or `key, value`. */
+  std::string field_list() const;
 };
+
+/** The structs a translation unit defines, by name. */
+using StructTypes = std::unordered_map<std::string, VectorType>;
 
 /** The vector type `name` spells, or nullopt. */
 std::optional<VectorType> vector_type_named(std::string_view name);
@@ -54,6 +65,11 @@ class Parser {
 public:
   Parser(std::vector<Token> tokens, DiagnosticSink& diagnostics);
   void set_template_type_hints(TemplateTypeHints hints) { m_template_hints = std::move(hints); }
+  /** In an expectation's predicate, `NAME.FIELD` is the label of an observed field. */
+  void set_field_labels(bool on) { m_field_labels = on; }
+  /** The structs defined so far; a directive's parser is given the kernel file's. */
+  const StructTypes& struct_types() const { return m_struct_types; }
+  void set_struct_types(StructTypes types) { m_struct_types = std::move(types); }
 
   TranslationUnit parse_translation_unit();
 
@@ -112,6 +128,18 @@ private:
   void parse_variables(std::vector<VarDeclPtr>& out, const DeclSpecifiers& specifiers,
                        StorageKind storage);
   void skip_unsupported_block(SourceRange range, const std::string& feature);
+  // Structs (parse_structs.cpp): lowered as vector types are.
+  /** `struct NAME { fields };` (also `class`, and a forward declaration `struct NAME;`) at the
+   *  cursor; `typedef_names`: after `typedef`, the names declared after the closing brace. */
+  void parse_struct_definition(bool typedef_names);
+  /** A vector or struct type named `name`, or nullopt. */
+  std::optional<VectorType> named_vector_type(std::string_view name) const;
+  /** `struct NAME` (an elaborated type specifier) of a defined struct starts `ahead` tokens on. */
+  bool at_elaborated_struct(size_t ahead = 0) const;
+  StructTypes m_struct_types;
+  /** Structs that cannot be lowered, and the message for a use of one (not for the definition:
+   *  host code may use it). */
+  std::unordered_map<std::string, std::string> m_unsupported_structs;
   // Aliases and enumerations (parse_type_aliases.cpp).
   void parse_type_alias(bool file_scope);
   /** The enumerators, as const int variables of `storage`. */
@@ -200,6 +228,9 @@ private:
   ExprPtr parse_sequence_element_field(ExprPtr base, const VectorType& type, std::optional<uint8_t> whole_field);
   /** Tokens past a whole-vector lvalue at the cursor (`v`, `p[i]`), or 0 when none starts there. */
   size_t vector_lvalue_length(VectorType& type) const;
+  /** `&p[i]` of a pointer to or array of vectors (or structs) at the cursor: `&p[i * width]`, the
+   *  address of element i's first field; null (nothing consumed) for any other operand. */
+  ExprPtr parse_vector_element_address();
   /** `v = value` or `p[i] = value` for a whole vector: one assignment per field. */
   ExprPtr parse_vector_assignment(const VectorType& type);
   std::unordered_map<std::string, VectorVariable> m_vector_globals;
@@ -238,6 +269,7 @@ private:
   std::optional<VectorType> m_last_vector_type; ///< of the last decl-specifiers parsed
   std::optional<VectorType> m_parameter_vector; ///< of the last parameter parsed
   bool m_in_function = false;
+  bool m_field_labels = false;
 };
 
 /** Limits recursion: constructing past the cap reports one error; `ok()` says whether under. */

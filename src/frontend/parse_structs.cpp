@@ -1,0 +1,184 @@
+// Structs of the kernel's own (`struct Particle { float x, y, vx, vy; };`), lowered by the
+// parser exactly as the built-in vector types are (parse_vector_types.cpp): a struct variable
+// is one scalar variable per field (`p.x`, `p.vx`), an array of or pointer to structs is an
+// array of or pointer to their fields, element i's field k at i * fields + k, and a whole
+// struct is read and written field by field.
+//
+// That layout is C++'s only when the fields need no padding between them and the struct none
+// at its end (C++ [class.mem]: members in declaration order; padding is the implementation's),
+// which holds when every field has one scalar type: such structs are supported. A struct with
+// fields of several types, pointer or array fields, member functions, base classes, static
+// members or default member initializers is not. It is named as not supported where device
+// code uses it, not where it is defined: a struct that only host code uses (a configuration
+// record with a `std::string`) does not stop the file.
+#include "fencelab/frontend/parser.h"
+
+#include <fmt/format.h>
+
+namespace fencelab {
+
+namespace {
+
+bool is_access_specifier(const Token& token) {
+  return token.kind == TokenKind::Identifier &&
+         (token.text == "public" || token.text == "private" || token.text == "protected");
+}
+
+} // namespace
+
+bool Parser::at_elaborated_struct(size_t ahead) const {
+  const TokenKind keyword = peek(ahead).kind;
+  if (keyword != TokenKind::KwStruct && keyword != TokenKind::KwClass && keyword != TokenKind::KwUnion) return false;
+  if (peek(ahead + 1).kind != TokenKind::Identifier || peek(ahead + 2).kind == TokenKind::LeftBrace ||
+      peek(ahead + 2).kind == TokenKind::Colon || peek(ahead + 2).kind == TokenKind::Semicolon)
+    return false;
+  const std::string name(peek(ahead + 1).text);
+  return m_struct_types.count(name) > 0 || m_unsupported_structs.count(name) > 0;
+}
+
+// struct-definition: ('struct' | 'class') [NAME] '{' { member } '}' ( ';' | typedef-names ';' )
+// member: access-specifier ':' | decl-specifiers NAME { ',' NAME } ';'
+void Parser::parse_struct_definition(bool typedef_names) {
+  const Token& keyword = advance(); // struct | class | union
+  std::string tag;
+  if (at(TokenKind::Identifier)) tag = std::string(advance().text);
+  if (!typedef_names && !tag.empty() && accept(TokenKind::Semicolon)) return; // `struct S;`
+  // Why the struct cannot be lowered, the first reason met: reported where device code uses it.
+  std::string unsupported;
+  if (keyword.kind == TokenKind::KwUnion) unsupported = "overlapping fields (a union)";
+  const auto reject = [&](const std::string& reason) {
+    if (unsupported.empty()) unsupported = reason;
+  };
+  // Past the end of the member (or the struct's body) at the cursor, after a reason to reject.
+  const auto skip_member = [this]() {
+    for (int depth = 0; !at_end(); advance()) {
+      if (at(TokenKind::LeftBrace)) ++depth;
+      else if (at(TokenKind::RightBrace) && --depth < 0) return; // the struct's own '}'
+      else if (at(TokenKind::RightBrace) && depth == 0) {
+        advance();
+        accept(TokenKind::Semicolon);
+        return;
+      } else if (at(TokenKind::Semicolon) && depth == 0) {
+        advance();
+        return;
+      }
+    }
+  };
+  if (accept(TokenKind::Colon)) {
+    reject("a base class");
+    while (!at_end() && !at(TokenKind::LeftBrace) && !at(TokenKind::Semicolon)) advance();
+  }
+  if (!at(TokenKind::LeftBrace)) {
+    error(peek().range, fmt::format("expected '{{' to begin the definition of {} '{}'", keyword.text, tag));
+    return skip_unsupported_block(peek().range, "");
+  }
+  advance(); // {
+  VectorType type;
+  type.name = tag;
+  std::optional<Type> field_type;
+  std::string first_field;
+  while (!at_end() && !at(TokenKind::RightBrace)) {
+    if (is_access_specifier(peek()) && peek(1).kind == TokenKind::Colon) { // no meaning to a model
+      advance();
+      advance();
+      continue;
+    }
+    if (at(TokenKind::Tilde) || at(TokenKind::KwOperator) || (at(TokenKind::Identifier) && peek().text == tag)) {
+      reject("member functions");
+      skip_member();
+      continue;
+    }
+    DeclSpecifiers spec;
+    parse_decl_specifiers(spec);
+    if (!spec.has_type) {
+      reject(fmt::format("a member declared with '{}'", peek().text));
+      skip_member();
+      continue;
+    }
+    const bool qualified =
+        spec.is_static || spec.is_shared || spec.is_device || spec.is_constant || spec.is_global || spec.is_extern;
+    do {
+      const Type member_type = parse_pointers(spec.type);
+      if (!at(TokenKind::Identifier)) {
+        reject("this member");
+        break;
+      }
+      const Token& name = advance();
+      if (at(TokenKind::LeftParen)) {
+        reject("member functions");
+        break;
+      }
+      if (qualified) reject(fmt::format("a static or qualified member ('{}')", name.text));
+      if (spec.vector) reject(fmt::format("a field of type {} ('{}')", spec.vector->name, name.text));
+      if (at(TokenKind::LeftBracket)) reject(fmt::format("an array field ('{}')", name.text));
+      else if (at(TokenKind::Colon)) reject(fmt::format("a bit-field ('{}')", name.text));
+      else if (at(TokenKind::Equal) || at(TokenKind::LeftBrace))
+        reject(fmt::format("a default member initializer ('{}')", name.text));
+      if (member_type.is_pointer()) reject(fmt::format("a pointer field ('{}')", name.text));
+      // A variable's qualifiers apply to every field; a field's own would be lost.
+      if (member_type.is_volatile)
+        reject(fmt::format("a volatile field ('{}'; declare the variable or pointer volatile instead)", name.text));
+      if (!field_type) {
+        field_type = member_type;
+        first_field = std::string(name.text);
+      } else if (!member_type.same_unqualified(*field_type)) {
+        reject(fmt::format("fields of different types ('{}' is {}, '{}' is {}): fencelab lays a struct out as "
+                           "scalars of one type",
+                           first_field, field_type->to_string(), name.text, member_type.to_string()));
+      }
+      for (const std::string& existing : type.struct_fields)
+        if (existing == name.text) reject(fmt::format("a second field named '{}'", name.text));
+      type.struct_fields.emplace_back(name.text);
+      if (!unsupported.empty()) break;
+    } while (accept(TokenKind::Comma));
+    if (!unsupported.empty()) {
+      skip_member();
+      continue;
+    }
+    if (!expect(TokenKind::Semicolon, "';' after the field")) return skip_unsupported_block(peek().range, "");
+  }
+  const SourceRange close = peek().range;
+  expect(TokenKind::RightBrace, "'}' to end the struct");
+  if (type.struct_fields.empty()) reject("a struct without fields");
+  if (type.struct_fields.size() > 64) reject("a struct of more than 64 fields");
+  std::vector<std::string> names;
+  if (typedef_names) {
+    // `typedef struct [TAG] { ... } NAME, *NAME_PTR;`: pointer aliases are not supported.
+    do {
+      if (accept(TokenKind::Star)) {
+        error(previous().range, "not supported: a typedef of a pointer to a struct");
+        while (!at_end() && !at(TokenKind::Semicolon)) advance();
+        break;
+      }
+      if (!at(TokenKind::Identifier)) {
+        error(peek().range, "expected the name the typedef declares");
+        break;
+      }
+      names.emplace_back(advance().text);
+    } while (accept(TokenKind::Comma));
+  } else if (at(TokenKind::Identifier) || at(TokenKind::Star)) {
+    error(peek().range, fmt::format("not supported: a variable declared with its struct's definition (declare it "
+                                    "after the definition: {} {};)",
+                                    tag.empty() ? "NAME" : tag, peek().text));
+    while (!at_end() && !at(TokenKind::Semicolon)) advance();
+  }
+  expect(TokenKind::Semicolon, "';' after the struct");
+  if (!tag.empty()) names.insert(names.begin(), tag);
+  if (names.empty()) return error(close, "not supported: an unnamed struct without a typedef name");
+  if (type.name.empty()) type.name = names.back();
+  if (unsupported.empty()) {
+    type.scalar = field_type->scalar;
+    type.width = uint8_t(type.struct_fields.size());
+  }
+  for (const std::string& name : names) {
+    if (unsupported.empty()) {
+      m_struct_types[name] = type;
+      m_unsupported_structs.erase(name);
+    } else {
+      m_unsupported_structs[name] = fmt::format("not supported: {} '{}' has {}", keyword.text, name, unsupported);
+      m_struct_types.erase(name);
+    }
+  }
+}
+
+} // namespace fencelab
