@@ -101,6 +101,7 @@ void BufferedModel::drained(uint32_t slot, const BufferedStore& store, bool forc
   const ObjectId drained_lane = lane(slot, store.location);
   if (forced) begin_forced_step(drained_lane);
   touch(drained_lane, true);
+  if (m_order == DrainOrder::Fifo) touch(own_entries(slot, store.location), true);
   touch_history(store.location, true);
   apply_drain(slot, store);
   changed(store.location);

@@ -48,8 +48,14 @@ protected:
   ObjectId lane(uint32_t slot, Location location) const {
     return ObjectId::lane(slot, m_order == DrainOrder::Fifo ? 0 : location.key());
   }
-  /** A load by `slot` reads its own lane of `location` (its buffered store, if any). */
-  void touch_own_lane(ThreadSlot slot, Location location) const { touch(lane(slot.value, location), false); }
+  /** What a load by `slot` of `location` reads of its own buffer: whether it holds a store to
+   *  `location`, and the newest one. Under gpu that is the location's lane; under tso the lane is
+   *  the whole buffer, so the location's entries in it, which only drains of `location` change. */
+  ObjectId own_entries(uint32_t slot, Location location) const {
+    return m_order == DrainOrder::Fifo ? ObjectId{ObjectKind::BufferedEntries, slot, location.key()}
+                                       : lane(slot, location);
+  }
+  void touch_own_lane(ThreadSlot slot, Location location) const { touch(own_entries(slot.value, location), false); }
 
 private:
   /** drain bookkeeping shared by every way a store drains: the footprint and the wake-up.

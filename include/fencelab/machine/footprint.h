@@ -34,6 +34,10 @@ enum class ObjectKind : uint8_t {
   LanePoint,  ///< whether a lane waits at __activemask, which its warp-mates' __activemask reads
   Accesses,   ///< a location's accesses in the order observers see them (the race detector
               ///< keeps the last write and the reads since, so their order shapes its reports)
+  BufferedEntries, ///< tso: one thread's buffered stores to one location, within its one lane.
+                   ///< A load reads it (whether it reads its own buffer), a drain of that
+                   ///< location writes it: drains of other locations do not change what the
+                   ///< load returns, so they commute with it
 };
 
 /** A shared object: its kind and up to 96 bits naming the instance (a thread slot, a location,
