@@ -111,6 +111,36 @@ TEST_CASE("C: running out of address space for fiber stacks ends the run with a 
 #endif
 }
 
+TEST_CASE("C: more resident threads than the process's memory mappings allow is refused before running",
+          "[hardening][memory]") {
+  // `--resident-blocks 132` of 256 threads (33,792 fiber stacks, two mappings each) passed Linux's
+  // default vm.max_map_count of 65,530: every later mmap failed, malloc's too, and the run
+  // ended in "internal error: std::bad_alloc" from wherever the heap grew next.
+  const uint64_t capacity = fiber_stack_capacity();
+  REQUIRE(capacity > 256);
+  const uint64_t blocks = capacity / 256 + 1;
+  const std::string kernel = write_kernel("c_maps", "//@ launch grid=" + std::to_string(blocks) +
+                                                        " block=256\n__global__ void k() { __syncthreads(); }\n");
+  const ProcessResult refused = run_process(std::string(FENCELAB_BINARY) + " run --runs 1 --resident-blocks " +
+                                            std::to_string(blocks) + " " + kernel);
+  INFO(refused.output);
+  CHECK(refused.exit_code == 2);
+  CHECK(refused.output.find("vm.max_map_count") != std::string::npos);
+  CHECK(refused.output.find("use --resident-blocks " + std::to_string(capacity / 256) + " or fewer") !=
+        std::string::npos);
+  // A Machine used directly (no CLI check) stops the execution with the same limit named, once
+  // more threads have started than the stacks allow (twice the capacity is resident here).
+  MachineOptions options;
+  options.resident_blocks = uint32_t(2 * blocks);
+  // The store before the barrier makes every thread a scheduling choice, so random runs start
+  // most threads before any block finishes (without one, threads run to the barrier in order).
+  const OutcomeCount o = run_once("//@ launch grid=" + std::to_string(2 * blocks) +
+                                      " block=256\n__device__ int x;\n__global__ void k() { x = 1; __syncthreads(); }\n",
+                                  "sc", options);
+  CHECK(o.outcome.status == ExecutionStatus::RuntimeError);
+  CHECK(o.outcome.message.find("vm.max_map_count") != std::string::npos);
+}
+
 TEST_CASE("D: a local array larger than a thread's local memory is bad input", "[hardening][memory]") {
   // Allocated 128 MB per simulated thread and aborted with std::bad_alloc inside a fiber.
   const auto local = compile_text("//@ launch grid=1 block=64\n"

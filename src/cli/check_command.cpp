@@ -27,6 +27,7 @@ int execute(const CheckOptions& options) {
   const auto program = load_program(options.common.file, options.common.shape);
   if (program == nullptr) return kBadInput;
   Machine machine(*program, options.common.machine);
+  if (!resident_threads_fit(machine)) return kBadInput;
   Checkers checkers(*program);
   SearchSession session(options.search);
   CheckBudget budget = options.budget;

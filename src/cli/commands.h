@@ -76,6 +76,9 @@ std::optional<SelectedWitness> load_token(const TokenArgument& argument, Machine
 
 /** Checks that every requested model exists here; prints why not and returns false. */
 bool check_models(const std::vector<std::string>& models);
+/** Whether the launch's resident threads fit the fiber stacks this process can map
+ *  (fiber_stack_capacity); if not, prints an error naming the limit and what to do. */
+bool resident_threads_fit(const Machine& machine);
 
 void add_run_command(CLI::App& app, int& exit_code);
 void add_explore_command(CLI::App& app, int& exit_code);

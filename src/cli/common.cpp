@@ -73,6 +73,19 @@ std::unique_ptr<Program> load_program(const std::string& path, const LaunchOptio
   return program;
 }
 
+bool resident_threads_fit(const Machine& machine) {
+  const uint64_t resident = machine.resident_thread_limit();
+  if (resident <= fiber_stack_capacity()) return true;
+  const uint64_t per_block = resident / std::max<uint32_t>(1, machine.resident_block_limit());
+  fmt::print(stderr,
+             "fencelab: error: {} blocks of {} threads resident at once make {} simulated threads, but this system's "
+             "memory-mapping limit (vm.max_map_count) lets a process hold {} fiber stacks (two mappings each): "
+             "use --resident-blocks {} or fewer, or raise vm.max_map_count\n",
+             machine.resident_block_limit(), per_block, resident, fiber_stack_capacity(),
+             std::max<uint64_t>(1, fiber_stack_capacity() / std::max<uint64_t>(1, per_block)));
+  return false;
+}
+
 bool check_models(const std::vector<std::string>& models) {
   for (const std::string& name : models) {
     const bool known = std::find(kModelNames.begin(), kModelNames.end(), name) != kModelNames.end();

@@ -48,6 +48,7 @@ int execute(const CompareOptions& options) {
   const bool gpu_shown = std::find(models.begin(), models.end(), "gpu") != models.end();
   if (!gpu_shown) models.push_back("gpu"); // needed for the flag, not shown as a column
   Machine machine(*program, options.machine);
+  if (!resident_threads_fit(machine)) return kBadInput;
   SearchSession session(options.search);
   ExhaustiveOptions exhaustive = options.exhaustive;
   exhaustive.control = session.control();

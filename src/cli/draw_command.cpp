@@ -70,6 +70,7 @@ int execute(DrawOptions& options) {
   }
   const auto program = load_program(options.common.file, options.common.shape);
   if (program == nullptr) return kBadInput;
+  if (!resident_threads_fit(Machine(*program, options.common.machine))) return kBadInput;
   if (!token) token = choose_witness(*program, options, kind);
   if (!token) {
     fmt::print(stderr, "fencelab: error: the kernel has no execution to draw\n");

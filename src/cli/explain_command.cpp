@@ -26,6 +26,7 @@ int execute(const ExplainOptions& options) {
   const auto program = load_program(options.common.file, options.common.shape);
   if (program == nullptr) return kBadInput;
   Machine machine(*program, machine_options);
+  if (!resident_threads_fit(machine)) return kBadInput;
   const auto model = create_model(witness->model);
   TraceRecorder recorder;
   ReplayError replay_error;

@@ -31,6 +31,7 @@ int execute(const ExploreCommandOptions& options, ExplorationMode mode) {
   const auto program = load_program(options.common.file, options.common.shape);
   if (program == nullptr) return kBadInput;
   Machine machine(*program, options.common.machine);
+  if (!resident_threads_fit(machine)) return kBadInput;
   // The checkers watch every execution unless --no-check (DESIGN "Diagnostics").
   std::optional<Checkers> checkers;
   if (!options.no_check) checkers.emplace(*program);

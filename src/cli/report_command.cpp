@@ -67,6 +67,7 @@ int execute(const ReportCommandOptions& options) {
   const auto program = load_program(options.common.file, options.common.shape);
   if (program == nullptr) return kBadInput;
   Machine machine(*program, options.common.machine);
+  if (!resident_threads_fit(machine)) return kBadInput;
   Checkers checkers(*program);
   HtmlReportInput input;
   input.program = program.get();

@@ -1,7 +1,10 @@
 #include "fiber_stack.h"
 
+#include "fencelab/machine/machine.h"
+
 #include <algorithm>
 #include <atomic>
+#include <fstream>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
@@ -90,6 +93,24 @@ void on_segmentation_fault(int signal, siginfo_t* info, void*) {
 
 } // namespace
 
+namespace {
+
+/** Stacks mapped by every pool of the process (the jobs of --jobs each have one). */
+std::atomic<size_t> g_stacks_mapped{0};
+
+} // namespace
+
+size_t fiber_stack_capacity() {
+  static const size_t capacity = [] {
+    size_t max_map_count = 65530; // Linux's default (DEFAULT_MAX_MAP_COUNT)
+    if (std::ifstream file("/proc/sys/vm/max_map_count"); file) file >> max_map_count;
+    // Left to the rest of the process: libraries, heap arenas, large allocations.
+    constexpr size_t kReserved = 8192;
+    return max_map_count > 2 * kReserved ? (max_map_count - kReserved) / 2 : max_map_count / 4;
+  }();
+  return capacity;
+}
+
 StackPool::StackPool(size_t stack_size) {
   m_page_size = size_t(::sysconf(_SC_PAGESIZE));
   const size_t minimum = 16 * m_page_size;
@@ -98,6 +119,7 @@ StackPool::StackPool(size_t stack_size) {
 
 StackPool::~StackPool() {
   for (const Region& region : m_regions) ::munmap(region.base, region.size);
+  g_stacks_mapped -= m_regions.size();
 }
 
 boost::context::stack_context StackPool::allocate() {
@@ -107,11 +129,20 @@ boost::context::stack_context StackPool::allocate() {
     m_free_tops.pop_back();
   } else {
     const size_t size = m_stack_size + m_page_size;
+    if (g_stacks_mapped.fetch_add(1) >= fiber_stack_capacity()) {
+      --g_stacks_mapped;
+      throw StackExhausted{m_regions.size(), fiber_stack_capacity()};
+    }
     void* base = ::mmap(nullptr, size, PROT_READ | PROT_WRITE,
                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (base == MAP_FAILED)
+    if (base != MAP_FAILED && ::mprotect(base, m_page_size, PROT_NONE) != 0) {
+      ::munmap(base, size); // no guard page, no stack: splitting the mapping failed
+      base = MAP_FAILED;
+    }
+    if (base == MAP_FAILED) {
+      --g_stacks_mapped;
       throw StackExhausted{m_regions.size()};
-    ::mprotect(base, m_page_size, PROT_NONE);
+    }
     char* bytes = static_cast<char*>(base);
     try {
       m_regions.push_back({bytes, size});
@@ -122,6 +153,7 @@ boost::context::stack_context StackPool::allocate() {
     } catch (const std::bad_alloc&) {
       if (!m_regions.empty() && m_regions.back().base == bytes) m_regions.pop_back();
       ::munmap(base, size);
+      --g_stacks_mapped;
       throw;
     }
     register_guard_page(reinterpret_cast<uintptr_t>(bytes),

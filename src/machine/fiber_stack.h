@@ -4,6 +4,12 @@
 // overflows its stack faults on the guard page, and the fault handler reports the overflow
 // and the thread instead of corrupting a neighbour. Pages are committed lazily by the kernel,
 // so a large stack size costs address space, not memory.
+//
+// Each stack is two memory mappings (the guard page splits its region), and Linux allows a
+// process vm.max_map_count of them (65,530 by default). Past that limit every mmap fails,
+// malloc's included, so the stacks of all pools together are capped below it
+// (fiber_stack_capacity) and a pool that would pass the cap throws StackExhausted: the run
+// stops with a message instead of failing in whatever allocation comes next.
 #pragma once
 
 #include "fencelab/machine/ids.h"
@@ -16,7 +22,8 @@ namespace fencelab {
 
 /** Thrown when no further fiber stack can be mapped. */
 struct StackExhausted {
-  size_t stacks_in_use;
+  size_t stacks_in_use;  ///< by this pool
+  size_t process_cap = 0; ///< nonzero: the cap on all pools' stacks was reached (else mmap failed)
 };
 
 class StackPool {

@@ -363,10 +363,18 @@ void Machine::Impl::start_thread(SimThread& thread) {
                                 return std::move(thread.scheduler);
                               });
   } catch (const StackExhausted& exhausted) {
-    stop_execution(thread, program.launch.range,
-                   fmt::format("cannot map a fiber stack for another simulated thread ({} mapped): lower "
-                               "--resident-blocks or --stack-size",
-                               exhausted.stacks_in_use));
+    if (exhausted.process_cap != 0)
+      stop_execution(thread, program.launch.range,
+                     fmt::format("too many simulated threads resident at once: {} fiber stacks are mapped, the most "
+                                 "this system's memory-mapping limit (vm.max_map_count) allows this process "
+                                 "({}, each stack takes two mappings): lower --resident-blocks{}",
+                                 exhausted.process_cap, exhausted.process_cap,
+                                 exhausted.stacks_in_use < exhausted.process_cap ? " or --jobs" : ""));
+    else
+      stop_execution(thread, program.launch.range,
+                     fmt::format("cannot map a fiber stack for another simulated thread ({} mapped): lower "
+                                 "--resident-blocks or --stack-size",
+                                 exhausted.stacks_in_use));
     return;
   } catch (const std::bad_alloc&) {
     stop_execution(thread, program.launch.range,
@@ -602,5 +610,8 @@ ExecutionResult Machine::run(MemoryModel& model, ChoiceSource& choices, EventObs
 const Program& Machine::program() const { return m_impl->program; }
 const MachineOptions& Machine::options() const { return m_impl->options; }
 uint32_t Machine::resident_block_limit() const { return m_impl->resident_limit; }
+uint64_t Machine::resident_thread_limit() const {
+  return uint64_t(m_impl->resident_limit) * m_impl->threads_per_block;
+}
 
 } // namespace fencelab

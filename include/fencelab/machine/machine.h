@@ -123,6 +123,8 @@ public:
   const MachineOptions& options() const;
   /** The resident-block limit in force for this program. */
   uint32_t resident_block_limit() const;
+  /** Simulated threads resident at once: the resident blocks' threads. */
+  uint64_t resident_thread_limit() const;
 
   /** The implementation (src/machine/machine_impl.h), opaque to users of this header. */
   struct Impl;
@@ -130,5 +132,10 @@ public:
 private:
   std::unique_ptr<Impl> m_impl;
 };
+
+/** How many fiber stacks (one per resident simulated thread) all the machines of this process
+ *  may hold at once: the system's memory-mapping limit (vm.max_map_count) bounds them
+ *  (src/machine/fiber_stack.h). */
+size_t fiber_stack_capacity();
 
 } // namespace fencelab
