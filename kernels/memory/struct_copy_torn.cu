@@ -5,7 +5,8 @@
 // Teaches: a struct assignment is one access per field, not one atomic access: C++ copies a
 // class member by member ([class.copy.assign]), and CUDA promises no atomicity for plain
 // accesses beyond a naturally aligned 1, 2, 4, 8 or 16-byte word (Programming Guide, "Device
-// Memory Accesses"); nvcc emits a copy of this 8-byte, 4-aligned struct as two 32-bit stores.
+// Memory Accesses"); nvcc (sm_90) emits this copy of an 8-byte, 4-aligned struct as two
+// `st.global.u32` and the read as two `ld.global.u32`.
 // A reader racing with the writer can see the new `low` with the old `high`, or the other way
 // round. The race detector names both fields.
 // Status: BUGGY (a data race on both fields; a torn copy is reachable). The fix: publish the
