@@ -144,6 +144,20 @@ __global__ void k() {}
 )") == std::vector<std::string>{"'stats.total' is not an observed item (observed: stats.sum, stats.count)"});
 }
 
+TEST_CASE("operators on whole structs and vectors are named", "[frontend][language][structs]") {
+  CHECK(error_messages(R"(
+//@ launch grid=1 block=1
+struct P { int a, b; };
+__global__ void k() { P s = {1, 2}; P t; t = s + s; }
+)") == std::vector<std::string>{"not supported: operator '+' on a whole P (there are no operators on struct values "
+                                "here: write each field)"});
+  CHECK(error_messages(R"(
+//@ launch grid=1 block=1
+__global__ void k() { float2 a = make_float2(1, 2); float2 b = a * a; }
+)") == std::vector<std::string>{"not supported: operator '*' on a whole float2 (there are no operators on vector "
+                                "values here: write each field)"});
+}
+
 TEST_CASE("structs that cannot be lowered are named where device code uses them", "[frontend][language][structs]") {
   CHECK(error_messages(R"(
 //@ launch grid=1 block=1

@@ -35,6 +35,20 @@ bool is_assignment_token(TokenKind kind) {
   }
 }
 
+/** A binary operator (or `?`) that could follow a whole vector as an operand. */
+bool is_operator_after_value(TokenKind kind) {
+  switch (kind) {
+  case TokenKind::Plus: case TokenKind::Minus: case TokenKind::Star: case TokenKind::Slash: case TokenKind::Percent:
+  case TokenKind::Amp: case TokenKind::Pipe: case TokenKind::Caret: case TokenKind::LessLess:
+  case TokenKind::GreaterGreater: case TokenKind::Less: case TokenKind::Greater: case TokenKind::LessEqual:
+  case TokenKind::GreaterEqual: case TokenKind::EqualEqual: case TokenKind::BangEqual: case TokenKind::AmpAmp:
+  case TokenKind::PipePipe: case TokenKind::Question:
+    return true;
+  default:
+    return false;
+  }
+}
+
 const char* article(const std::string& noun) {
   return !noun.empty() && std::string_view("aeiou").find(noun[0]) != std::string_view::npos ? "an" : "a";
 }
@@ -210,6 +224,12 @@ std::vector<ExprPtr> Parser::parse_vector_value(const VectorType& type) {
     if (k == 0) end = m_pos;
   }
   m_pos = end;
+  // `a + b` of whole vectors: CUDA's vector types define no operators, and a struct here has
+  // none (member functions are not supported).
+  if (is_operator_after_value(peek().kind))
+    error(peek().range, fmt::format("not supported: operator '{}' on a whole {} (there are no operators on {} "
+                                    "values here: write each field)",
+                                    peek().text, type.name, type.is_struct() ? "struct" : "vector"));
   return fields;
 }
 
