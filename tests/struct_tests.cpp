@@ -144,6 +144,33 @@ __global__ void k() {}
 )") == std::vector<std::string>{"'stats.total' is not an observed item (observed: stats.sum, stats.count)"});
 }
 
+TEST_CASE("arithmetic on pointers to structs and vectors counts whole elements (C++ [expr.add])",
+          "[frontend][language][structs]") {
+  CHECK(outcomes(R"(
+struct P { int a, b; };
+//@ launch grid=1 block=1
+//@ arg ps: P[4] = {1, 2, 3, 4, 5, 6, 7, 8}
+//@ arg vs: int2[2] = {10, 20, 30, 40}
+//@ observe out
+__device__ long out[7];
+__global__ void k(P* ps, int2* vs) {
+  P* q = ps + 2;
+  out[0] = q->a;
+  q -= 1;
+  out[1] = q[0].b;
+  P* r = &ps[3];
+  out[2] = r - ps;
+  out[3] = (1 + ps)->a;
+  q += 2;
+  out[4] = q->b;
+  out[5] = (vs + 1)->y;
+  int2* w = vs;
+  w += 1;
+  out[6] = w[0].x;
+}
+)") == std::set<std::string>{"out[0]=5 out[1]=4 out[2]=3 out[3]=3 out[4]=8 out[5]=40 out[6]=30"});
+}
+
 TEST_CASE("operators on whole structs and vectors are named", "[frontend][language][structs]") {
   CHECK(error_messages(R"(
 //@ launch grid=1 block=1

@@ -104,7 +104,8 @@ __global__ void k(int4 q) {}
 //@ launch grid=1 block=1
 //@ arg p: float4[2] = 0
 __global__ void k(float4* p) {
-  float4* r = p + 1;
+  float4* r = p;
+  r++;
   int4 w = make_float4(1, 2, 3, 4);
   float s = p[0];
   float4 v = p[1];
@@ -113,7 +114,7 @@ __global__ void k(float4* p) {
   float4 u = p[threadIdx.x++];
 }
 )") == std::vector<std::string>{
-             "not supported: arithmetic on a pointer to float4 (index it instead)",
+             "not supported: '++' on a pointer to float4 (write p += 1, or index it)",
              "a float4 where an int4 is expected (CUDA does not convert vector types)",
              "not supported: a whole float4 here (use its fields, or assign it whole to a float4 variable)",
              "float4 has no field 'q' (it has xyzw)",

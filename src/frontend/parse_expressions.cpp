@@ -86,6 +86,13 @@ ExprPtr Parser::parse_assignment_expression() {
   advance();
   ExprPtr rhs = parse_assignment_expression();
   const SourceRange range = SourceRange::join(lhs->range, rhs->range);
+  if ((*op == BinaryOp::Add || *op == BinaryOp::Subtract) && sequence_width(*lhs) != 0) {
+    // `p += n` of a pointer to vectors or structs moves n elements (scale_sequence_arithmetic).
+    const SourceRange count_range = rhs->range;
+    rhs = std::make_unique<Binary>(count_range, BinaryOp::Multiply, std::move(rhs),
+                                   std::make_unique<Literal>(ExprKind::IntegerLiteral, count_range,
+                                                             Word(sequence_width(*lhs)), Type::of(ScalarType::Long)));
+  }
   return std::make_unique<Assign>(range, *op, std::move(lhs), std::move(rhs));
 }
 
@@ -113,8 +120,7 @@ ExprPtr Parser::parse_binary(int min_precedence) {
     advance();
     if (!chain.emplace_back(*this).ok()) return lhs;
     ExprPtr rhs = parse_binary(level.precedence + 1);
-    const SourceRange range = SourceRange::join(lhs->range, rhs->range);
-    lhs = std::make_unique<Binary>(range, level.op, std::move(lhs), std::move(rhs));
+    lhs = scale_sequence_arithmetic(level.op, std::move(lhs), std::move(rhs));
   }
 }
 
@@ -195,6 +201,21 @@ ExprPtr Parser::parse_postfix(ExprPtr expr) {
       const VectorType type = m_vector_pointer_casts.at(expr.get()).type;
       m_vector_pointer_casts.erase(expr.get());
       expr = parse_sequence_element_field(std::move(expr), type, std::nullopt);
+    } else if ((token.kind == TokenKind::LeftBracket || token.kind == TokenKind::Arrow) &&
+               expr->kind != ExprKind::NameRef && sequence_type(*expr)) {
+      // `(p + 1)[0].x`, `(p + 1)->x`: arithmetic on a pointer to vectors or structs.
+      const VectorType type = *sequence_type(*expr);
+      if (token.kind == TokenKind::LeftBracket) {
+        expr = parse_sequence_element_field(std::move(expr), type, std::nullopt);
+      } else {
+        advance(); // '->'
+        const std::optional<uint8_t> field = parse_field_name(type);
+        if (!field) return expr;
+        const SourceRange range = SourceRange::join(expr->range, previous().range);
+        expr = std::make_unique<Index>(range, std::move(expr),
+                                       std::make_unique<Literal>(ExprKind::IntegerLiteral, range, Word(*field),
+                                                                 Type::of(ScalarType::Int)));
+      }
     } else if (token.kind == TokenKind::LeftBracket) {
       advance();
       ExprPtr index = parse_expression();

@@ -357,10 +357,10 @@ ExprPtr Parser::parse_vector_member(const Token& name) {
   auto name_ref = std::make_unique<NameRef>(name.range, text);
   if (variable->sequence) {
     switch (peek().kind) {
-    case TokenKind::Plus: case TokenKind::Minus: case TokenKind::PlusEqual: case TokenKind::MinusEqual:
     case TokenKind::PlusPlus: case TokenKind::MinusMinus:
-      // The pointer is to the fields: moving it by whole elements is not modelled.
-      error(peek().range, "not supported: arithmetic on a pointer to " + type.name + " (index it instead)");
+      // `p + n` and `p += n` are scaled by the width (scale_sequence_arithmetic); `p++` is not.
+      error(peek().range, "not supported: '" + std::string(peek().text) + "' on a pointer to " + type.name +
+                              " (write p += 1, or index it)");
       return name_ref;
     case TokenKind::LeftBracket:
       return parse_sequence_element_field(std::move(name_ref), type, std::nullopt);
@@ -458,6 +458,46 @@ ExprPtr Parser::parse_vector_element_address() {
                                             std::make_unique<NameRef>(name.range, std::string(name.text)),
                                             std::move(scaled));
   return std::make_unique<Unary>(range, UnaryOp::AddressOf, std::move(element));
+}
+
+const VectorType* Parser::sequence_type(const Expr& expr) const {
+  if (expr.kind == ExprKind::NameRef) {
+    const VectorVariable* variable = vector_variable(as<NameRef>(expr).name);
+    return variable && variable->sequence ? &variable->type : nullptr;
+  }
+  const auto found = m_sequence_results.find(&expr);
+  return found != m_sequence_results.end() && found->second.first.begin == expr.range.begin &&
+                 found->second.first.end == expr.range.end
+             ? &found->second.second
+             : nullptr;
+}
+
+ExprPtr Parser::scale_sequence_arithmetic(BinaryOp op, ExprPtr lhs, ExprPtr rhs) {
+  // A pointer to vectors or structs points to their fields, one element `width` fields on
+  // (C++ [expr.add]: p + n moves n elements): n is scaled, and a difference divided.
+  const bool additive = op == BinaryOp::Add || op == BinaryOp::Subtract;
+  const VectorType* left_type = additive ? sequence_type(*lhs) : nullptr;
+  const VectorType* right_type = additive ? sequence_type(*rhs) : nullptr;
+  const uint32_t left = left_type ? left_type->width : 0;
+  const uint32_t right = right_type ? right_type->width : 0;
+  std::optional<VectorType> element;
+  if (left_type) element = *left_type;
+  else if (right_type) element = *right_type;
+  const auto scaled = [](ExprPtr count, uint32_t width) -> ExprPtr {
+    const SourceRange range = count->range;
+    return std::make_unique<Binary>(range, BinaryOp::Multiply, std::move(count), integer(range, width, ScalarType::Long));
+  };
+  const SourceRange range = SourceRange::join(lhs->range, rhs->range);
+  if (left && right) {
+    if (op == BinaryOp::Add) error(range, "invalid operands: the sum of two pointers");
+    auto difference = std::make_unique<Binary>(range, op, std::move(lhs), std::move(rhs));
+    return std::make_unique<Binary>(range, BinaryOp::Divide, std::move(difference), integer(range, left, ScalarType::Long));
+  }
+  if (left) rhs = scaled(std::move(rhs), left);
+  else if (right && op == BinaryOp::Add) lhs = scaled(std::move(lhs), right);
+  ExprPtr result = std::make_unique<Binary>(range, op, std::move(lhs), std::move(rhs));
+  if (element && !(left && right)) m_sequence_results[result.get()] = {result->range, *element};
+  return result;
 }
 
 ExprPtr Parser::parse_vector_assignment(const VectorType& type) {

@@ -231,6 +231,19 @@ private:
   /** `&p[i]` of a pointer to or array of vectors (or structs) at the cursor: `&p[i * width]`, the
    *  address of element i's first field; null (nothing consumed) for any other operand. */
   ExprPtr parse_vector_element_address();
+  /** The element type when `expr` is a pointer to vectors or structs (a sequence variable, or
+   *  arithmetic on one), else null. */
+  const VectorType* sequence_type(const Expr& expr) const;
+  uint32_t sequence_width(const Expr& expr) const {
+    const VectorType* type = sequence_type(expr);
+    return type ? type->width : 0;
+  }
+  /** `lhs op rhs`, with `p + n`, `p - n`, `n + p` and `p - q` of such pointers counted in
+   *  elements: n multiplied by the width, a difference divided by it. */
+  ExprPtr scale_sequence_arithmetic(BinaryOp op, ExprPtr lhs, ExprPtr rhs);
+  /** Arithmetic results that are pointers to vectors or structs: their range (to tell a live
+   *  node from a freed one whose address was reused) and width. */
+  std::unordered_map<const Expr*, std::pair<SourceRange, VectorType>> m_sequence_results;
   /** `v = value` or `p[i] = value` for a whole vector: one assignment per field. */
   ExprPtr parse_vector_assignment(const VectorType& type);
   std::unordered_map<std::string, VectorVariable> m_vector_globals;
