@@ -64,7 +64,8 @@ void DirectiveReader::observe_object(uint32_t object_id, const std::string& name
     item.kind = ObservedItem::Kind::Memory;
     item.label = object.is_array ? name + "[" + std::to_string(i) + "]" : name;
     item.range = range;
-    item.type = Type{object.element_type.scalar, object.element_type.pointer_depth};
+    const Type element = object.type_of_element(i);
+    item.type = Type{element.scalar, element.pointer_depth};
     item.object_id = object_id;
     item.element_index = i;
     // One error for the item as written: `observe buf buf` would otherwise give one per element.

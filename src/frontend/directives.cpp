@@ -357,6 +357,9 @@ void DirectiveReader::read_buffer(Parser& parser, const DirectiveLine& line, con
   // A buffer of N vectors (`float4[N]`) is its N * width fields in a row, as the kernel sees
   // them (parse_vector_types.cpp): values are listed and observed field by field.
   const uint32_t fields = parser.last_vector_type() ? parser.last_vector_type()->width : 1;
+  // A struct with fields of several types: element i is field i % fields, in its own type.
+  const std::vector<ScalarType> field_types =
+      parser.last_vector_type() ? parser.last_vector_type()->struct_field_types : std::vector<ScalarType>{};
   const SourceRange type_range = SourceRange::join(type_start, parser.previous().range);
   if (param.type.pointer_depth != 1)
     return parser.error(param.name_range, "not supported: pointer-to-pointer kernel parameters");
@@ -384,7 +387,12 @@ void DirectiveReader::read_buffer(Parser& parser, const DirectiveLine& line, con
   buffer.element_count = uint32_t(*length);
   buffer.is_array = true;
   buffer.is_volatile = param.type.pointee_volatile;
+  buffer.field_types = field_types;
   const std::string what = "an element of '" + param.name + "'";
+  // Element i's value given in its field's type, as the bytes of an element_type.
+  const auto stored = [&buffer, &element](Word value, size_t i) {
+    return reinterpret_word(value, buffer.type_of_element(uint32_t(i)), element);
+  };
   const Token& init = parser.peek();
   const std::string word = init.kind == TokenKind::Identifier ? std::string(init.text) : "";
   if (word == "zeros") {
@@ -400,7 +408,8 @@ void DirectiveReader::read_buffer(Parser& parser, const DirectiveLine& line, con
       if (!value || !parser.expect(TokenKind::RightParen, "')'")) return;
       start = *value;
     }
-    for (int64_t i = 0; i < *length; ++i) buffer.initial_values.push_back(word_from_int(start + i, element));
+    for (int64_t i = 0; i < *length; ++i)
+      buffer.initial_values.push_back(stored(word_from_int(start + i, buffer.type_of_element(uint32_t(i))), i));
   } else if (word == "random") {
     parser.advance();
     std::optional<int64_t> seed, low, high;
@@ -413,14 +422,17 @@ void DirectiveReader::read_buffer(Parser& parser, const DirectiveLine& line, con
     const uint64_t span = uint64_t(*high) - uint64_t(*low) + 1; // 0 means the full 64-bit range
     for (int64_t i = 0; i < *length; ++i) {
       const uint64_t draw = splitmix64_next(state);
-      buffer.initial_values.push_back(word_from_int(int64_t(uint64_t(*low) + (span ? draw % span : draw)), element));
+      buffer.initial_values.push_back(stored(
+          word_from_int(int64_t(uint64_t(*low) + (span ? draw % span : draw)), buffer.type_of_element(uint32_t(i))),
+          i));
     }
   } else if (parser.accept(TokenKind::LeftBrace)) {
     const SourceRange open = parser.previous().range;
     while (!parser.at_end() && !parser.at(TokenKind::RightBrace)) {
-      std::optional<Word> value = value_constant(parser, element, what);
+      const size_t i = buffer.initial_values.size();
+      std::optional<Word> value = value_constant(parser, buffer.type_of_element(uint32_t(i)), what);
       if (!value) return;
-      buffer.initial_values.push_back(*value);
+      buffer.initial_values.push_back(stored(*value, i));
       if (!parser.accept(TokenKind::Comma)) break;
     }
     if (!parser.expect(TokenKind::RightBrace, "'}' after the values")) return;
@@ -428,6 +440,14 @@ void DirectiveReader::read_buffer(Parser& parser, const DirectiveLine& line, con
       return parser.error(SourceRange::join(open, parser.previous().range),
                           "the list has " + std::to_string(buffer.initial_values.size()) +
                               " values but the buffer has " + std::to_string(buffer.element_count) + " elements");
+  } else if (!field_types.empty()) {
+    // One value for every field of every element, in each field's type (through double, which
+    // holds every integer up to 2^53 exactly).
+    const Type as_double = Type::of(ScalarType::Double);
+    std::optional<Word> value = value_constant(parser, as_double, what);
+    if (!value) return;
+    for (uint32_t i = 0; i < buffer.element_count; ++i)
+      buffer.initial_values.push_back(stored(convert_word(*value, as_double, buffer.type_of_element(i)), i));
   } else {
     std::optional<Word> value = value_constant(parser, element, what);
     if (!value) return;

@@ -212,9 +212,10 @@ ExprPtr Parser::parse_postfix(ExprPtr expr) {
         const std::optional<uint8_t> field = parse_field_name(type);
         if (!field) return expr;
         const SourceRange range = SourceRange::join(expr->range, previous().range);
-        expr = std::make_unique<Index>(range, std::move(expr),
-                                       std::make_unique<Literal>(ExprKind::IntegerLiteral, range, Word(*field),
-                                                                 Type::of(ScalarType::Int)));
+        expr = field_of_element(std::move(expr), type, *field,
+                                std::make_unique<Literal>(ExprKind::IntegerLiteral, range, Word(*field),
+                                                          Type::of(ScalarType::Int)),
+                                range);
       }
     } else if (token.kind == TokenKind::LeftBracket) {
       advance();

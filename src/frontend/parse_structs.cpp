@@ -6,9 +6,12 @@
 //
 // That layout is C++'s only when the fields need no padding between them and the struct none
 // at its end (C++ [class.mem]: members in declaration order; padding is the implementation's),
-// which holds when every field has one scalar type: such structs are supported. A struct with
-// fields of several types, pointer or array fields, member functions, base classes, static
-// members or default member initializers is not. It is named as not supported where device
+// which holds when every field is a scalar of one size: such structs are supported. The
+// fields in a row are elements of the first field's type; a field of another type of that size
+// (`{ float value; int index; }`) is read and written through a pointer of its own type to the
+// same bytes (Cast::field_view), as CUDA reads those bytes. A struct with fields of several
+// sizes, pointer or array fields, member functions, base classes, static members or default
+// member initializers is not. It is named as not supported where device
 // code uses it, not where it is defined: a struct that only host code uses (a configuration
 // record with a `std::string`) does not stop the file.
 #include "fencelab/frontend/parser.h"
@@ -77,6 +80,7 @@ void Parser::parse_struct_definition(bool typedef_names) {
   type.name = tag;
   std::optional<Type> field_type;
   std::string first_field;
+  std::vector<ScalarType> field_types;
   while (!at_end() && !at(TokenKind::RightBrace)) {
     if (is_access_specifier(peek()) && peek(1).kind == TokenKind::Colon) { // no meaning to a model
       advance();
@@ -121,11 +125,12 @@ void Parser::parse_struct_definition(bool typedef_names) {
       if (!field_type) {
         field_type = member_type;
         first_field = std::string(name.text);
-      } else if (!member_type.same_unqualified(*field_type)) {
-        reject(fmt::format("fields of different types ('{}' is {}, '{}' is {}): fencelab lays a struct out as "
-                           "scalars of one type",
+      } else if (member_type.size() != field_type->size()) {
+        reject(fmt::format("fields of different sizes ('{}' is {}, '{}' is {}): a layout with padding is not "
+                           "modelled",
                            first_field, field_type->to_string(), name.text, member_type.to_string()));
       }
+      field_types.push_back(member_type.scalar);
       for (const std::string& existing : type.struct_fields)
         if (existing == name.text) reject(fmt::format("a second field named '{}'", name.text));
       type.struct_fields.emplace_back(name.text);
@@ -168,6 +173,8 @@ void Parser::parse_struct_definition(bool typedef_names) {
   if (type.name.empty()) type.name = names.back();
   if (unsupported.empty()) {
     type.scalar = field_type->scalar;
+    for (const ScalarType scalar : field_types)
+      if (scalar != type.scalar) type.struct_field_types = field_types; // mixed: one type per field
     type.width = uint8_t(type.struct_fields.size());
   }
   for (const std::string& name : names) {

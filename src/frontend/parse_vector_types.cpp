@@ -53,6 +53,15 @@ const char* article(const std::string& noun) {
   return !noun.empty() && std::string_view("aeiou").find(noun[0]) != std::string_view::npos ? "an" : "a";
 }
 
+VectorType builtin_vector(ScalarType scalar, uint8_t width, bool is_dim3, std::string name) {
+  VectorType type;
+  type.scalar = scalar;
+  type.width = width;
+  type.is_dim3 = is_dim3;
+  type.name = std::move(name);
+  return type;
+}
+
 bool same_vector_type(const VectorType& a, const VectorType& b) {
   // A struct converts to itself only (C++ [class.name]: each definition is a distinct type).
   if (a.is_struct() || b.is_struct()) return a.name == b.name;
@@ -94,7 +103,7 @@ std::optional<VectorType> Parser::named_vector_type(std::string_view name) const
 }
 
 std::optional<VectorType> vector_type_named(std::string_view name) {
-  if (name == "dim3") return VectorType{ScalarType::UInt, 3, true, "dim3", {}};
+  if (name == "dim3") return builtin_vector(ScalarType::UInt, 3, true, "dim3");
   static constexpr std::pair<std::string_view, ScalarType> bases[] = {
       {"char", ScalarType::Char},         {"uchar", ScalarType::UChar},   {"short", ScalarType::Short},
       {"ushort", ScalarType::UShort},     {"int", ScalarType::Int},       {"uint", ScalarType::UInt},
@@ -103,7 +112,7 @@ std::optional<VectorType> vector_type_named(std::string_view name) {
   if (name.size() < 2 || name.back() < '1' || name.back() > '4') return std::nullopt;
   const std::string_view stem = name.substr(0, name.size() - 1);
   for (const auto& [base, scalar] : bases)
-    if (stem == base) return VectorType{scalar, uint8_t(name.back() - '0'), false, std::string(name), {}};
+    if (stem == base) return builtin_vector(scalar, uint8_t(name.back() - '0'), false, std::string(name));
   return std::nullopt;
 }
 
@@ -143,6 +152,7 @@ void Parser::parse_vector_declarator(std::vector<VarDeclPtr>& out, const DeclSpe
       }
     }
     declare_vector_name(var->name, VectorVariable{type, true});
+    var->field_types = type.struct_field_types;
     out.push_back(std::move(var));
     return;
   }
@@ -186,7 +196,8 @@ void Parser::parse_vector_declarator(std::vector<VarDeclPtr>& out, const DeclSpe
     field->name_range = var->name_range;
     field->storage = var->storage;
     field->is_static = var->is_static;
-    field->type = var->type;
+    field->type = var->type; // the variable's qualifiers, the field's own type
+    field->type.scalar = type.field_scalar(k);
     if (k < fields.size()) field->initializer = std::move(fields[k]);
     out.push_back(std::move(field));
   }
@@ -203,6 +214,7 @@ std::vector<VarDeclPtr> Parser::expand_vector_parameter(VarDeclPtr param, const 
     field->name_range = param->name_range;
     field->storage = param->storage;
     field->type = param->type;
+    field->type.scalar = type.field_scalar(k);
     fields.push_back(std::move(field));
   }
   declare_vector_name(param->name, VectorVariable{type, false});
@@ -245,7 +257,7 @@ ExprPtr Parser::parse_vector_field(const VectorType& type, uint8_t field) {
   if (token.kind == TokenKind::Identifier) {
     if (const auto builtin = builtin_vector_named(text); builtin && peek(1).kind != TokenKind::Dot) {
       advance();
-      if (!same_vector_type(type, VectorType{ScalarType::UInt, 3, false, "uint3", {}})) return wrong_type("uint3 (" + text + ")");
+      if (!same_vector_type(type, builtin_vector(ScalarType::UInt, 3, false, "uint3"))) return wrong_type("uint3 (" + text + ")");
       return std::make_unique<BuiltinVariable>(token.range, *builtin, field);
     }
     const std::optional<VectorType> made =
@@ -341,6 +353,19 @@ ExprPtr Parser::parse_sequence_element_field(ExprPtr base, const VectorType& typ
                                             integer(index->range, type.width, ScalarType::Int));
   ExprPtr offset = std::make_unique<Binary>(scaled->range, BinaryOp::Add, std::move(scaled),
                                             integer(range, field, ScalarType::Int));
+  return field_of_element(std::move(base), type, field, std::move(offset), range);
+}
+
+ExprPtr Parser::field_of_element(ExprPtr base, const VectorType& type, uint8_t field, ExprPtr offset,
+                                 SourceRange range) {
+  if (type.field_scalar(field) != type.scalar) {
+    // The same bytes as another scalar of the same size (sema keeps the pointer's qualifiers).
+    const SourceRange base_range = base->range;
+    auto view = std::make_unique<Cast>(base_range, Type::pointer_to(Type::of(type.field_scalar(field))),
+                                       std::move(base), false);
+    view->field_view = true;
+    base = std::move(view);
+  }
   return std::make_unique<Index>(range, std::move(base), std::move(offset));
 }
 
@@ -370,7 +395,7 @@ ExprPtr Parser::parse_vector_member(const Token& name) {
       const std::optional<uint8_t> named = parse_field_name(type);
       if (!named) return name_ref;
       const SourceRange range = SourceRange::join(name.range, previous().range);
-      return std::make_unique<Index>(range, std::move(name_ref), integer(range, *named, ScalarType::Int));
+      return field_of_element(std::move(name_ref), type, *named, integer(range, *named, ScalarType::Int), range);
     }
     default:
       return name_ref; // the pointer itself: passed on, compared, or given to another pointer

@@ -293,6 +293,7 @@ void Sema::add_memory_object(VarDecl& var) {
   object.is_volatile = var.type.is_volatile;
   object.initialized = var.storage != StorageKind::Shared;
   object.declaration = &var;
+  object.field_types = var.field_types;
   if (var.initializer && var.storage != StorageKind::Shared) {
     std::vector<const Expr*> values;
     if (var.initializer->kind == ExprKind::InitList) {

@@ -412,6 +412,13 @@ void Sema::check_index(ExprPtr& expr) {
 // pointer, and anything to void. Integers and pointers do not mix (pointers are not addresses).
 void Sema::check_cast(Cast& cast) {
   check_expr(cast.operand);
+  if (cast.field_view && cast.operand->type.is_pointer()) {
+    const ScalarType field = cast.type.scalar;
+    cast.type = cast.operand->type;
+    cast.type.is_const = cast.type.is_volatile = false;
+    cast.type.scalar = field;
+    return;
+  }
   const Type from = cast.operand->type, to = cast.type;
   if (cast.implicit || to.is_void()) return;
   const bool ok = (from.is_arithmetic() && to.is_arithmetic()) || (from.is_pointer() && to.is_pointer()) ||

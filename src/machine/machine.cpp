@@ -245,7 +245,11 @@ ExecutionResult Machine::Impl::run(MemoryModel& the_model, ChoiceSource& the_cho
       if (item.kind == ObservedItem::Kind::Memory) {
         const MemoryObject& object = program.memory_objects[item.object_id];
         const Word raw = model->final_value(Location{item.object_id, item.element_index});
-        observed_values[i] = convert_word(raw, object.element_type, item.type);
+        // A struct field of another type than the array's elements is the same bytes read as
+        // its own type (MemoryObject::field_types).
+        observed_values[i] = item.type.scalar == object.element_type.scalar
+                                 ? convert_word(raw, object.element_type, item.type)
+                                 : reinterpret_word(raw, object.element_type, item.type);
         observed_present[i] = 1;
       }
     }

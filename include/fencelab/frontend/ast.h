@@ -189,6 +189,10 @@ struct Index : Expr {
 struct Cast : Expr {
   ExprPtr operand;
   bool implicit = false;
+  /** A pointer to a struct's field of another type than the struct's array elements (an `int`
+   *  array read as `float` at a `float` field, parse_structs.cpp): sema gives it the operand's
+   *  pointer type, qualifiers included, with this cast's scalar. */
+  bool field_view = false;
   Cast(SourceRange range, Type target, ExprPtr operand, bool implicit)
       : Expr(ExprKind::Cast, range), operand(std::move(operand)), implicit(implicit) {
     type = target;
@@ -238,6 +242,9 @@ struct VarDecl {
   std::unique_ptr<GroupTypeName> group_type;
   /** Declared by sema's lowering, not by the user: never observed by default. */
   bool implicit = false;
+  /** An array of or pointer to structs whose fields differ in type (of one size): each field's
+   *  scalar, in order; element i is field i % size (parse_structs.cpp). Empty otherwise. */
+  std::vector<ScalarType> field_types;
 
   // sema:
   bool is_array = false;

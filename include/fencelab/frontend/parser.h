@@ -29,7 +29,13 @@ struct VectorType {
   /** A struct of the kernel's own (parse_structs.cpp), lowered the same way: its fields' names
    *  in declaration order. Empty for a built-in vector type, whose fields are x, y, z, w. */
   std::vector<std::string> struct_fields;
+  /** A struct's field types, each of `scalar`'s size (`int` and `float`); empty when every
+   *  field is a `scalar`. An array of such structs is an array of `scalar` whose field k is read
+   *  through a `T_k*` view of the same bytes. */
+  std::vector<ScalarType> struct_field_types;
   bool is_struct() const { return !struct_fields.empty(); }
+  /** Field `k`'s scalar type. */
+  ScalarType field_scalar(uint8_t k) const { return struct_field_types.empty() ? scalar : struct_field_types[k]; }
   /** Field `k`'s name. */
   std::string_view field_name(uint8_t k) const;
   /** The field names, for messages: `xyz`, or `key, value`. */
@@ -244,6 +250,9 @@ private:
   /** Arithmetic results that are pointers to vectors or structs: their range (to tell a live
    *  node from a freed one whose address was reused) and width. */
   std::unordered_map<const Expr*, std::pair<SourceRange, VectorType>> m_sequence_results;
+  /** Field `field` of the element of `base` (a pointer to vectors or structs) at `offset`
+   *  fields on: `base[offset]`, read through a view of the field's type where it differs. */
+  ExprPtr field_of_element(ExprPtr base, const VectorType& type, uint8_t field, ExprPtr offset, SourceRange range);
   /** `v = value` or `p[i] = value` for a whole vector: one assignment per field. */
   ExprPtr parse_vector_assignment(const VectorType& type);
   std::unordered_map<std::string, VectorVariable> m_vector_globals;

@@ -38,6 +38,15 @@ struct MemoryObject {
    *  buffers declared `uninit`); reads before a write are then uninitialised reads. */
   bool initialized = true;
   const VarDecl* declaration = nullptr; ///< null for argument buffers
+  /** Structs whose fields differ in type: element i holds field i % size of type field_types[i %
+   *  size] in element_type's bytes (VarDecl::field_types). Empty: every element is element_type. */
+  std::vector<ScalarType> field_types;
+  /** The type element `i` is read and shown as. */
+  Type type_of_element(uint32_t i) const {
+    Type type = element_type;
+    if (!field_types.empty()) type.scalar = field_types[i % field_types.size()];
+    return type;
+  }
 };
 
 struct Dim3 {
