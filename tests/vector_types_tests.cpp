@@ -1,35 +1,13 @@
 // CUDA's vector types and dim3 (issue 13): each field a scalar variable or memory location, a
 // whole vector read and written field by field; each kernel checked for its exact outcome set.
-#include "fencelab/machine/memory_model.h"
-#include "frontend_helpers.h"
-#include "machine_helpers.h"
+#include "language_helpers.h"
 
 using namespace fencelab;
 using namespace fencelab::testing;
 
-namespace {
-
-std::set<std::string> outcomes(const std::string& text, const char* model_name = "sc") {
-  Kernel k = kernel_from_text(text);
-  auto model = create_model(model_name);
-  const ExplorationResult r = explore_exhaustive(*k.machine, *model, ExhaustiveOptions{20000});
-  REQUIRE(r.complete);
-  return outcome_strings(k.program(), r);
-}
-
-std::vector<std::string> error_messages(const std::string& text) {
-  const auto compiled = compile_text(text);
-  std::vector<std::string> messages;
-  for (const Diagnostic& d : compiled->diagnostics.diagnostics())
-    if (d.severity == Severity::Error) messages.push_back(d.message);
-  return messages;
-}
-
-} // namespace
-
 TEST_CASE("a float4 SAXPY: buffers of vectors are their fields in a row, loads and stores per field",
           "[frontend][language][vectors]") {
-  CHECK(outcomes(R"(
+  CHECK(exact_outcomes(R"(
 //@ launch grid=1 block=2
 //@ arg x: float4[2] = {1, 2, 3, 4, 5, 6, 7, 8}
 //@ arg y: float4[2] = 1
@@ -47,7 +25,7 @@ __global__ void saxpy4(float a, const float4* x, float4* y) {
 
 TEST_CASE("vector locals, globals, parameters, shared arrays, make_*, dim3 and uint3 builtins",
           "[frontend][language][vectors]") {
-  CHECK(outcomes(R"(
+  CHECK(exact_outcomes(R"(
 //@ launch grid=2 block=2
 //@ observe out
 __device__ unsigned out[8];
@@ -73,7 +51,7 @@ TEST_CASE("a vector store is one store per field: a reader can see it torn", "[f
   // Thread 0 stores a whole int2, thread 1 reads it whole, field by field: under sc the read of
   // x can come before the stores and the read of y after them, or the other way round, so
   // every mix of old and new fields is an outcome (the 8-byte access is not one event).
-  CHECK(outcomes(R"(
+  CHECK(exact_outcomes(R"(
 //@ launch grid=1 block=2
 //@ observe out
 __device__ int2 v;

@@ -1,0 +1,33 @@
+// Helpers of the kernel-language tests (vectors, structs): a kernel's exact outcome set, and
+// the errors compiling one gives.
+#pragma once
+
+#include "fencelab/machine/memory_model.h"
+#include "frontend_helpers.h"
+#include "machine_helpers.h"
+
+#include <set>
+#include <string>
+#include <vector>
+
+namespace fencelab::testing {
+
+/** Every outcome of the kernel under `model_name`, from a search that must complete. */
+inline std::set<std::string> exact_outcomes(const std::string& text, const char* model_name = "sc") {
+  Kernel k = kernel_from_text(text);
+  auto model = create_model(model_name);
+  const ExplorationResult r = explore_exhaustive(*k.machine, *model, ExhaustiveOptions{20000});
+  REQUIRE(r.complete);
+  return outcome_strings(k.program(), r);
+}
+
+/** The messages of the errors compiling `text` gives, in order. */
+inline std::vector<std::string> error_messages(const std::string& text) {
+  const auto compiled = compile_text(text);
+  std::vector<std::string> messages;
+  for (const Diagnostic& d : compiled->diagnostics.diagnostics())
+    if (d.severity == Severity::Error) messages.push_back(d.message);
+  return messages;
+}
+
+} // namespace fencelab::testing
