@@ -84,6 +84,47 @@ __global__ void k() {}
          });
 }
 
+TEST_CASE("auto local variables take their initializer's type", "[frontend][language]") {
+  // C++ [dcl.type.auto.deduct]: unsigned from threadIdx, double from 0.5, float from 1.5f, a
+  // pointer to structs from arithmetic on one (still indexed by element), size_t from sizeof.
+  CHECK(outcomes(R"(
+struct P { int a, b; };
+//@ launch grid=2 block=2
+//@ arg ps: P[4] = iota
+//@ observe out
+__device__ double out[8];
+__global__ void k(P* ps) {
+  auto i = blockIdx.x * blockDim.x + threadIdx.x;
+  const auto half = 0.5;
+  auto f = 1.5f;
+  auto q = ps + i;
+  auto* r = &out[0];
+  for (auto j = 0; j < 1; ++j) r[2 * i] = q->b * half + f;
+  auto wrapped = sizeof(P) - 9;
+  r[2 * i + 1] = wrapped > 0 ? 1 : -1;
+}
+)") == std::set<std::string>{"out[0]=2 out[1]=1 out[2]=3 out[3]=1 out[4]=4 out[5]=1 out[6]=5 out[7]=1"});
+  CHECK(compile_error_messages(R"(
+//@ launch grid=1 block=1
+__device__ auto g = 1;
+__global__ void k() {
+  auto a;
+  auto b[2] = {1, 2};
+  auto c = {1};
+  int x = 1;
+  auto& d = x;
+  auto* e = x;
+}
+)") == std::vector<std::string>{
+             "not supported: 'auto' here (it is supported for local variables; write the type)",
+             "'auto' variable 'a' needs an initializer to take its type from",
+             "'auto' cannot declare an array",
+             "not supported: 'auto' with a braced initializer (write the type)",
+             "not supported: 'auto&' (write the type)",
+             "'auto*' variable 'e' needs a pointer to take its type from",
+         });
+}
+
 TEST_CASE("__ldg loads like a dereference; __mul24 and __umul24 multiply the low 24 bits", "[frontend][language]") {
   CHECK(outcomes(R"(
 //@ launch grid=1 block=1
@@ -396,7 +437,8 @@ TEST_CASE("every construct still outside the language is named as not supported 
       {"__device__ void f() { half h; }", "k.cu:3:23: error: not supported: half-precision type 'half'"},
       {"__device__ void f() { __nv_bfloat16 h; }",
        "k.cu:3:23: error: not supported: half-precision type '__nv_bfloat16'"},
-      {"__device__ void f() { auto x = 1; }", "k.cu:3:23: error: not supported: 'auto' (write the type)"},
+      {"__device__ auto f() { return 1; }",
+       "k.cu:3:12: error: not supported: 'auto' here (it is supported for local variables; write the type)"},
       {"__device__ void f() { int x = [] { return 1; }(); }", "k.cu:3:31: error: not supported: lambdas"},
       {"__device__ void f() { bool b = std::is_same<int, int>::value; }",
        "k.cu:3:32: error: not supported: qualified names ('std::')"},

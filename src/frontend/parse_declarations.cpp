@@ -220,7 +220,13 @@ void Parser::parse_variables(std::vector<VarDeclPtr>& out, const DeclSpecifiers&
     var->dynamic_shared = spec.is_extern && spec.is_shared;
     bool reference = false;
     var->type = parse_pointers(spec.type, m_in_function ? &reference : nullptr);
-    if (reference) var->type = reference_type(var->type, spec.vector, previous().range);
+    var->deduced_type = spec.is_auto;
+    if (reference && spec.is_auto) {
+      error(previous().range, "not supported: 'auto&' (write the type)");
+      reference = false;
+    } else if (reference) {
+      var->type = reference_type(var->type, spec.vector, previous().range);
+    }
     if (!at(TokenKind::Identifier)) {
       error(peek().range, "expected a variable name, found '" + std::string(peek().text) + "'");
       return;
@@ -234,6 +240,7 @@ void Parser::parse_variables(std::vector<VarDeclPtr>& out, const DeclSpecifiers&
     }
     declare_vector_name(var->name, std::nullopt);
     var = parse_declarator_rest(std::move(var));
+    if (spec.is_auto) check_auto_declarator(*var, storage);
     if (reference) {
       if (!var->initializer || !var->array_extents.empty())
         error(var->name_range, "the reference '" + var->name + "' needs an object to refer to ('T& " + var->name +
@@ -245,6 +252,20 @@ void Parser::parse_variables(std::vector<VarDeclPtr>& out, const DeclSpecifiers&
     out.push_back(std::move(var));
   } while (accept(TokenKind::Comma));
   expect(TokenKind::Semicolon, "';' after the declaration");
+}
+
+void Parser::check_auto_declarator(VarDecl& var, StorageKind storage) {
+  if (storage != StorageKind::Local)
+    return error(var.name_range, "not supported: 'auto' for a __shared__ variable (write the type)");
+  if (!var.array_extents.empty()) return error(var.name_range, "'auto' cannot declare an array");
+  if (!var.initializer)
+    return error(var.name_range, "'auto' variable '" + var.name + "' needs an initializer to take its type from");
+  if (var.initializer->kind == ExprKind::InitList)
+    return error(var.initializer->range, "not supported: 'auto' with a braced initializer (write the type)");
+  if (const VectorType* element = sequence_type(*var.initializer)) {
+    declare_vector_name(var.name, VectorVariable{*element, true});
+    var.field_types = element->struct_field_types;
+  }
 }
 
 VarDeclPtr Parser::parse_declarator_rest(VarDeclPtr var) {

@@ -113,7 +113,9 @@ StmtPtr Parser::parse_statement() {
 StmtPtr Parser::parse_declaration_statement() {
   const SourceRange start = peek().range;
   DeclSpecifiers spec;
+  m_auto_allowed = true;
   parse_decl_specifiers(spec);
+  m_auto_allowed = false;
   if (at(TokenKind::KwStruct) || at(TokenKind::KwClass) || at(TokenKind::KwUnion)) {
     error(peek().range, "not supported: a struct or class defined after qualifiers");
     return std::make_unique<SimpleStmt>(StmtKind::Null, start);

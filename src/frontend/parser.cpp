@@ -162,7 +162,12 @@ bool Parser::parse_decl_specifiers(DeclSpecifiers& spec) {
     case TokenKind::KwUnsigned: ++unsigneds; break;
     case TokenKind::KwSigned: ++signeds; break;
     case TokenKind::KwAuto:
-      error(token.range, "not supported: 'auto' (write the type)");
+      if (m_auto_allowed) { // a local variable: sema deduces its type from the initializer
+        spec.is_auto = true;
+        set_base(Base::Int);
+        break;
+      }
+      error(token.range, "not supported: 'auto' here (it is supported for local variables; write the type)");
       break;
     case TokenKind::KwStruct: case TokenKind::KwClass: case TokenKind::KwUnion:
       // `struct NAME` of a defined struct (C++ [dcl.type.elab]): NAME is the type.

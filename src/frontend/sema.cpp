@@ -270,7 +270,23 @@ void Sema::check_variable(VarDecl& var) {
     var.type = Type::of(ScalarType::Int);
   }
   check_array_extent(var);
-  check_variable_initializer(var);
+  if (var.deduced_type && var.initializer && var.initializer->kind != ExprKind::InitList) {
+    // `auto`: the initializer's type, without its top-level const and volatile (C++
+    // [dcl.type.auto.deduct], as template argument deduction); the declaration's own stay.
+    check_expr(var.initializer);
+    Type deduced = var.initializer->type;
+    deduced.is_const = var.type.is_const;
+    deduced.is_volatile = var.type.is_volatile;
+    if (var.type.is_pointer() && !deduced.is_pointer())
+      error(var.initializer->range, "'auto*' variable '" + var.name + "' needs a pointer to take its type from");
+    if (deduced.is_void()) {
+      error(var.initializer->range, "'auto' variable '" + var.name + "' cannot take the type void");
+      deduced = Type::of(ScalarType::Int);
+    }
+    var.type = deduced;
+  } else {
+    check_variable_initializer(var);
+  }
   if (var.storage == StorageKind::Local) {
     if (var.type.is_const && !var.initializer && !var.is_array)
       error(var.name_range, "const variable '" + var.name + "' needs an initializer");

@@ -242,6 +242,9 @@ struct VarDecl {
   std::unique_ptr<GroupTypeName> group_type;
   /** Declared by sema's lowering, not by the user: never observed by default. */
   bool implicit = false;
+  /** Declared `auto`: sema gives it its initializer's type (C++ [dcl.type.auto.deduct]: the
+   *  initializer's top-level const and volatile dropped, the declaration's own kept). */
+  bool deduced_type = false;
   /** An array of or pointer to structs whose fields differ in type (of one size): each field's
    *  scalar, in order; element i is field i % size (parse_structs.cpp). Empty otherwise. */
   std::vector<ScalarType> field_types;

@@ -56,6 +56,7 @@ struct DeclSpecifiers {
   bool has_type = false; ///< a type specifier was seen
   bool is_global = false, is_device = false, is_host = false, is_shared = false,
        is_constant = false, is_static = false, is_extern = false, is_constexpr = false;
+  bool is_auto = false; ///< `auto`: the type is the initializer's (local variables only)
 };
 
 /** What the harness says of the types of type template parameters, before parsing:
@@ -134,6 +135,9 @@ private:
   void parse_variables(std::vector<VarDeclPtr>& out, const DeclSpecifiers& specifiers,
                        StorageKind storage);
   void skip_unsupported_block(SourceRange range, const std::string& feature);
+  /** An `auto` variable after its declarator: a local with one initializer expression (named
+   *  otherwise); a pointer to vectors or structs stays one (`auto q = particles + i;`). */
+  void check_auto_declarator(VarDecl& var, StorageKind storage);
   // Structs (parse_structs.cpp): lowered as vector types are.
   /** `struct NAME { fields };` (also `class`, and a forward declaration `struct NAME;`) at the
    *  cursor; `typedef_names`: after `typedef`, the names declared after the closing brace. */
@@ -292,6 +296,7 @@ private:
   std::optional<VectorType> m_parameter_vector; ///< of the last parameter parsed
   bool m_in_function = false;
   bool m_field_labels = false;
+  bool m_auto_allowed = false; ///< parsing a local declaration's specifiers: `auto` is a type
 };
 
 /** Limits recursion: constructing past the cap reports one error; `ok()` says whether under. */
