@@ -198,6 +198,25 @@ __global__ void k(P* ps, int2* vs) {
 )") == std::set<std::string>{"out[0]=5 out[1]=4 out[2]=3 out[3]=3 out[4]=8 out[5]=40 out[6]=30"});
 }
 
+TEST_CASE("sizeof a whole struct or vector variable or element is its fields' total", "[frontend][language][structs]") {
+  CHECK(exact_outcomes(R"(
+struct P { int a, b; };
+//@ launch grid=1 block=1
+//@ arg ps: P[2] = 0
+//@ observe out
+__device__ unsigned long out[5];
+__global__ void k(P* ps) {
+  P s = {1, 2};
+  float4 v = make_float4(1, 2, 3, 4);
+  out[0] = sizeof(s);
+  out[1] = sizeof v;
+  out[2] = sizeof ps[1];
+  out[3] = sizeof(ps);
+  out[4] = sizeof(v.x);
+}
+)") == std::set<std::string>{"out[0]=8 out[1]=16 out[2]=8 out[3]=8 out[4]=4"});
+}
+
 TEST_CASE("operators on whole structs and vectors are named", "[frontend][language][structs]") {
   CHECK(error_messages(R"(
 //@ launch grid=1 block=1

@@ -183,6 +183,20 @@ ExprPtr Parser::parse_sizeof() {
     return std::make_unique<Literal>(ExprKind::IntegerLiteral, SourceRange::join(start, previous().range),
                                      type ? type->size() * fields : 0, size_type);
   }
+  // `sizeof(v)`, `sizeof p[i]` of a whole vector or struct: its fields' total (they are lowered
+  // onto fields, so there is no variable or element of the whole to ask sema about).
+  const bool parenthesized = at(TokenKind::LeftParen);
+  if (parenthesized) advance();
+  VectorType vector;
+  if (const size_t length = vector_lvalue_length(vector);
+      length && (!parenthesized || peek(length).kind == TokenKind::RightParen)) {
+    m_pos += length;
+    if (parenthesized) advance();
+    return std::make_unique<Literal>(ExprKind::IntegerLiteral, SourceRange::join(start, previous().range),
+                                     Word(uint64_t(vector.width) * Type::of(vector.scalar).size()),
+                                     Type::of(ScalarType::ULong));
+  }
+  if (parenthesized) --m_pos;
   ExprPtr operand = parse_unary_expression();
   const SourceRange range = SourceRange::join(start, operand->range);
   std::vector<ExprPtr> args;
