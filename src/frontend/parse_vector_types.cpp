@@ -407,8 +407,8 @@ ExprPtr Parser::parse_vector_member(const Token& name) {
     return std::make_unique<NameRef>(SourceRange::join(name.range, previous().range),
                                      text + "." + std::string(type.field_name(*named)));
   }
-  error(name.range, fmt::format("not supported: a whole {} here (use its fields {}, or assign it whole)", type.name,
-                                type.field_list()));
+  error(name.range, fmt::format("not supported: a whole {} here (use its fields {}{}, or assign it whole)", type.name,
+                                type.is_struct() ? "" : ".", type.field_list()));
   return placeholder(name.range);
 }
 
