@@ -86,13 +86,9 @@ ExprPtr Parser::parse_assignment_expression() {
   advance();
   ExprPtr rhs = parse_assignment_expression();
   const SourceRange range = SourceRange::join(lhs->range, rhs->range);
-  if ((*op == BinaryOp::Add || *op == BinaryOp::Subtract) && sequence_width(*lhs) != 0) {
-    // `p += n` of a pointer to vectors or structs moves n elements (scale_sequence_arithmetic).
-    const SourceRange count_range = rhs->range;
-    rhs = std::make_unique<Binary>(count_range, BinaryOp::Multiply, std::move(rhs),
-                                   std::make_unique<Literal>(ExprKind::IntegerLiteral, count_range,
-                                                             Word(sequence_width(*lhs)), Type::of(ScalarType::Long)));
-  }
+  // `p += n` of a pointer to vectors or structs moves n elements (scale_sequence_arithmetic).
+  if (const VectorType* element = sequence_type(*lhs); element && (*op == BinaryOp::Add || *op == BinaryOp::Subtract))
+    rhs = count_in_fields(std::move(rhs), element->width);
   return std::make_unique<Assign>(range, *op, std::move(lhs), std::move(rhs));
 }
 

@@ -11,11 +11,12 @@
 // (`{ float value; int index; }`) is read and written through a pointer of its own type to the
 // same bytes (Cast::field_view), as CUDA reads those bytes. A struct with fields of several
 // sizes, pointer or array fields, member functions, base classes, static members or default
-// member initializers is not. It is named as not supported where device
-// code uses it, not where it is defined: a struct that only host code uses (a configuration
-// record with a `std::string`) does not stop the file.
+// member initializers is not. It is named as not supported where device code uses it, not
+// where it is defined: a struct that only host code uses (a configuration record with a
+// `std::string`) does not stop the file.
 #include "fencelab/frontend/parser.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 
 namespace fencelab {
@@ -173,8 +174,8 @@ void Parser::parse_struct_definition(bool typedef_names) {
   if (type.name.empty()) type.name = names.back();
   if (unsupported.empty()) {
     type.scalar = field_type->scalar;
-    for (const ScalarType scalar : field_types)
-      if (scalar != type.scalar) type.struct_field_types = field_types; // mixed: one type per field
+    if (std::any_of(field_types.begin(), field_types.end(), [&](ScalarType s) { return s != type.scalar; }))
+      type.struct_field_types = field_types; // mixed: one type per field
     type.width = uint8_t(type.struct_fields.size());
   }
   for (const std::string& name : names) {

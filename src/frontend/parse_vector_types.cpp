@@ -497,6 +497,11 @@ const VectorType* Parser::sequence_type(const Expr& expr) const {
              : nullptr;
 }
 
+ExprPtr Parser::count_in_fields(ExprPtr count, uint32_t width) {
+  const SourceRange range = count->range;
+  return std::make_unique<Binary>(range, BinaryOp::Multiply, std::move(count), integer(range, width, ScalarType::Long));
+}
+
 ExprPtr Parser::scale_sequence_arithmetic(BinaryOp op, ExprPtr lhs, ExprPtr rhs) {
   // A pointer to vectors or structs points to their fields, one element `width` fields on
   // (C++ [expr.add]: p + n moves n elements): n is scaled, and a difference divided.
@@ -508,18 +513,14 @@ ExprPtr Parser::scale_sequence_arithmetic(BinaryOp op, ExprPtr lhs, ExprPtr rhs)
   std::optional<VectorType> element;
   if (left_type) element = *left_type;
   else if (right_type) element = *right_type;
-  const auto scaled = [](ExprPtr count, uint32_t width) -> ExprPtr {
-    const SourceRange range = count->range;
-    return std::make_unique<Binary>(range, BinaryOp::Multiply, std::move(count), integer(range, width, ScalarType::Long));
-  };
   const SourceRange range = SourceRange::join(lhs->range, rhs->range);
   if (left && right) {
     if (op == BinaryOp::Add) error(range, "invalid operands: the sum of two pointers");
     auto difference = std::make_unique<Binary>(range, op, std::move(lhs), std::move(rhs));
     return std::make_unique<Binary>(range, BinaryOp::Divide, std::move(difference), integer(range, left, ScalarType::Long));
   }
-  if (left) rhs = scaled(std::move(rhs), left);
-  else if (right && op == BinaryOp::Add) lhs = scaled(std::move(lhs), right);
+  if (left) rhs = count_in_fields(std::move(rhs), left);
+  else if (right && op == BinaryOp::Add) lhs = count_in_fields(std::move(lhs), right);
   ExprPtr result = std::make_unique<Binary>(range, op, std::move(lhs), std::move(rhs));
   if (element && !(left && right)) m_sequence_results[result.get()] = {result->range, *element};
   return result;

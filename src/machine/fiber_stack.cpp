@@ -4,10 +4,10 @@
 
 #include <algorithm>
 #include <atomic>
-#include <fstream>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <mutex>
 #include <new>
 #include <sys/mman.h>
@@ -90,10 +90,6 @@ void on_segmentation_fault(int signal, siginfo_t* info, void*) {
   std::signal(signal, SIG_DFL);
 }
 #endif
-
-} // namespace
-
-namespace {
 
 /** Stacks mapped by every pool of the process (the jobs of --jobs each have one). */
 std::atomic<size_t> g_stacks_mapped{0};

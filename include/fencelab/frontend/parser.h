@@ -42,7 +42,7 @@ struct VectorType {
   std::string field_list() const;
 };
 
-/** The structs a translation unit defines, by name. */
+/** The structs a translation unit defines, and its aliases of vector types, by name. */
 using StructTypes = std::unordered_map<std::string, VectorType>;
 
 /** The vector type `name` spells, or nullopt. */
@@ -244,10 +244,8 @@ private:
   /** The element type when `expr` is a pointer to vectors or structs (a sequence variable, or
    *  arithmetic on one), else null. */
   const VectorType* sequence_type(const Expr& expr) const;
-  uint32_t sequence_width(const Expr& expr) const {
-    const VectorType* type = sequence_type(expr);
-    return type ? type->width : 0;
-  }
+  /** `count` elements of `width` fields, counted in fields: `count * width` (C++ [expr.add]). */
+  static ExprPtr count_in_fields(ExprPtr count, uint32_t width);
   /** `lhs op rhs`, with `p + n`, `p - n`, `n + p` and `p - q` of such pointers counted in
    *  elements: n multiplied by the width, a difference divided by it. */
   ExprPtr scale_sequence_arithmetic(BinaryOp op, ExprPtr lhs, ExprPtr rhs);
