@@ -5,6 +5,9 @@
 // The Updates flavour adds atomics whose result is discarded (`atomicAdd(&x, 2);`), most of
 // them updates the reduction treats as commuting (AtomicUpdate::commuting_kind), some not
 // (a zero operand, atomicOr), among the same loads, stores and fences.
+// The Waits flavour adds spin loops (`while (x0 != 2) { }`, a CAS lock taken and released,
+// waits by atomic reads): spin recognition, wake-ups and deadlocks under the reduction; a wait
+// no store satisfies ends as a deadlock.
 #pragma once
 
 #include "fencelab/explore/exploration.h"
@@ -14,7 +17,7 @@
 
 namespace fencelab::testing {
 
-enum class LitmusFlavour { Classic, Updates };
+enum class LitmusFlavour { Classic, Updates, Waits };
 
 inline std::string generate_litmus_kernel(uint64_t seed, LitmusFlavour flavour = LitmusFlavour::Classic) {
   SplitMix64 random(seed);
@@ -42,7 +45,18 @@ inline std::string generate_litmus_kernel(uint64_t seed, LitmusFlavour flavour =
         observed.push_back("k." + r);
         return "    int " + r + " = " + expr + ";\n";
       };
-      const uint32_t kind = random.below(flavour == LitmusFlavour::Updates ? 14 : 10);
+      const uint32_t kind = random.below(flavour == LitmusFlavour::Classic ? 10 : 14);
+      if (kind >= 10 && flavour == LitmusFlavour::Waits) {
+        const std::string x = location();
+        const std::string value = std::to_string(random.below(threads + 1));
+        switch (kind) {
+        case 10: code += "    while (" + x + " != " + value + ") { }\n"; break;
+        case 11: code += "    while (atomicCAS(&" + x + ", 0, " + std::to_string(1 + thread) + ") != 0) { }\n"; break;
+        case 12: code += "    atomicExch(&" + x + ", 0);\n"; break;
+        default: code += "    while (atomicAdd(&" + x + ", 0) == " + value + ") { }\n"; break;
+        }
+        continue;
+      }
       if (kind >= 10) {
         static const char* kUpdates[] = {"atomicAdd(&{}, {})", "atomicAdd_block(&{}, 2)", "atomicSub(&{}, 1)",
                                           "atomicXor(&{}, {})", "atomicAdd(&{}, 0)", "atomicOr(&{}, 1)"};

@@ -268,11 +268,19 @@ bool DporChoices::independent(const Footprint& a, const ActorId& actor_a, const 
   return true;
 }
 
+// An arrival at a barrier wakes a sleeping arrival: arrivals commute, but the one that comes
+// last also releases the barrier (and drains what the release drains), so after another
+// arrival the sleeper's step may no longer be the one it was explored as.
 std::vector<DporChoices::Sleeper> DporChoices::sleep_after(const Entry& parent, const Step& step) const {
+  auto arrives = [](const Footprint& f) {
+    return std::any_of(f.begin(), f.end(), [](const Access& a) { return a.write && a.object.kind == ObjectKind::Arrival; });
+  };
+  const bool step_arrives = arrives(step.footprint);
   std::vector<Sleeper> out;
   for (const std::vector<Sleeper>* list : {&parent.sleep, &parent.explored})
     for (const Sleeper& s : *list)
-      if (independent(s.footprint, s.actor, step.footprint, step.actor)) out.push_back(s);
+      if (independent(s.footprint, s.actor, step.footprint, step.actor) && !(step_arrives && arrives(s.footprint)))
+        out.push_back(s);
   return out;
 }
 
@@ -354,8 +362,8 @@ void DporChoices::analyse_races() {
       // Enabling (a thread's control written by a barrier release or a wake-up, an arrival
       // read by the release), then the enabled step: ordered, but never reversible, as the
       // enabled step could not have run first. The other way round (a thread's step, then a
-      // write of its control) can be.
-      if (state.last_write >= 0) candidates.emplace_back(uint32_t(state.last_write), !object.enables());
+      // write of its control) can be, and so can two writes (two stores each waking a spinner).
+      if (state.last_write >= 0) candidates.emplace_back(uint32_t(state.last_write), write || !object.enables());
       if (commuting != 0 && (state.updates.empty() || state.update_kind == commuting)) {
         // A commuting update: dependent with the reads since the last write (which a later
         // update of its kind is dependent with too, so they stay), not with its kind's updates.
@@ -401,14 +409,15 @@ void DporChoices::analyse_races() {
       join(clock, i);
     }
     // Where i has events of its step before it (reverse_race reverses them together), j's past
-    // must leave out its direct edges from them: once reversed, those no longer hold.
+    // must leave out its direct edges from them: once reversed, those no longer hold. Edges j
+    // cannot do without stay (a drain needs its store, an enabled step what enabled it).
     for (size_t r = races_before; r < races.size(); ++r) {
       Race& race = races[r];
       const uint32_t block = m_first_event[trigger_of(m_events[race.first].step)];
       if (block == race.first) continue;
       race.past = own_past();
       for (const auto& [i, reversible] : candidates)
-        if ((i < block || i > race.first) && i != j && actor_index[i] != a) join(race.past, i);
+        if ((i < block || i > race.first || !reversible) && i != j && actor_index[i] != a) join(race.past, i);
     }
     clock[a] = uint32_t(j + 1);
     clocks[j] = std::move(clock);
@@ -424,7 +433,7 @@ void DporChoices::analyse_races() {
 // after one, a barrier release), the state before i is inside a step, where no choice is made:
 // the choice is made before the step, and the step's events up to i are reversed as one block.
 void DporChoices::reverse_race(const Race& race, const std::vector<Clock>& clocks,
-                               const std::vector<uint32_t>& actor_index) {
+                               const std::vector<uint32_t>& actor_index, uint32_t held_step) {
   const size_t i = race.first;
   const size_t j = race.second;
   // The choice is made before i's step, or, for a barrier release (no choice: it follows the
@@ -441,7 +450,26 @@ void DporChoices::reverse_race(const Race& race, const std::vector<Clock>& clock
     return false;
   };
   const Clock& j_past = race.past.empty() ? clocks[j] : race.past;
-  if (block != i && after_block(j_past)) return; // j needs the block's start: no reversal here
+  if (block != i && after_block(j_past)) {
+    // j needs the block's start. Where i is part of a barrier release, j can still come first
+    // if another arrival at that barrier comes after j: reverse j with the latest such
+    // arrival j does not need (a buffered store of the last arrival's own step, drained by
+    // the release after another thread's: only if the other thread arrives after it drains).
+    if (m_steps[m_events[i].step].actor.kind != ObjectKind::Barrier) return;
+    const Footprint& release = m_steps[m_events[i].step].footprint;
+    for (size_t e = block; e-- > 0;) {
+      if (m_events[e].forced || happens_before(j_past, actor_index[e], e)) continue;
+      const Footprint& f = *m_events[e].footprint;
+      const bool arrives = std::any_of(f.begin(), f.end(), [&release](const Access& a) {
+        return a.write && a.object.kind == ObjectKind::Arrival &&
+               std::binary_search(release.begin(), release.end(), Access{a.object, false});
+      });
+      // The release's events wait for that arrival, which now follows j: none of them precede j.
+      if (arrives)
+        return reverse_race(Race{uint32_t(e), uint32_t(j), race.past}, clocks, actor_index, m_events[i].step);
+    }
+    return;
+  }
   std::vector<std::pair<uint32_t, size_t>> earliest; // actor -> its first event in the sequence
   std::vector<size_t> initials, sequence;
   auto visit = [&](size_t k) {
@@ -461,7 +489,7 @@ void DporChoices::reverse_race(const Race& race, const std::vector<Clock>& clock
   for (size_t k = block; k < i; ++k)
     if (m_events[k].forced) visit(k);
   for (size_t k = i + 1; k < j; ++k)
-    if (!after_block(clocks[k])) visit(k);
+    if (!after_block(clocks[k]) && m_events[k].step != held_step) visit(k);
   visit(j);
 
   for (size_t k : initials) {

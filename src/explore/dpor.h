@@ -132,8 +132,10 @@ private:
     uint32_t first = 0, second = 0;
     std::vector<uint32_t> past;
   };
+  /** `held_step`: a step whose events the reversed sequence leaves out (a barrier release
+   *  held back behind an arrival the reversal moves after the race's second event). */
   void reverse_race(const Race& race, const std::vector<std::vector<uint32_t>>& clocks,
-                    const std::vector<uint32_t>& actor_index);
+                    const std::vector<uint32_t>& actor_index, uint32_t held_step = UINT32_MAX);
   static bool independent(const Footprint& a, const ActorId& actor_a, const Footprint& b, const ActorId& actor_b);
   static void merge_into(Footprint& into, const Footprint& from);
 
