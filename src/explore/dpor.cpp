@@ -181,9 +181,22 @@ void DporChoices::close_step() {
   m_current.clear();
   merge_into(m_stack[step.entry].chosen_union, footprint);
   // A barrier release is part of what the arrival that made it due does: an actor put to
-  // sleep after that arrival must be woken by whatever conflicts with the release too.
-  const size_t trigger = trigger_of(m_steps.size() - 1);
-  if (trigger != m_steps.size() - 1) merge_into(m_stack[m_steps[trigger].entry].chosen_union, footprint);
+  // sleep after that arrival must be woken by whatever conflicts with the release too. So is
+  // it of every other arrival of the round, which in another order is the last one (and then
+  // releases the barrier, draining what the release drains).
+  const size_t here = m_steps.size() - 1;
+  const size_t trigger = trigger_of(here);
+  if (trigger != here) {
+    for (size_t k = trigger + 1; k-- > 0;) {
+      const Step& earlier = m_steps[k];
+      if (k < trigger && earlier.actor == step.actor) break; // the barrier's previous release
+      const bool arrives = std::any_of(earlier.footprint.begin(), earlier.footprint.end(), [&footprint](const Access& a) {
+        return a.write && a.object.kind == ObjectKind::Arrival &&
+               std::binary_search(footprint.begin(), footprint.end(), Access{a.object, false});
+      });
+      if (arrives || k == trigger) merge_into(m_stack[earlier.entry].chosen_union, footprint);
+    }
+  }
   step.footprint = std::move(footprint);
 }
 
@@ -268,19 +281,11 @@ bool DporChoices::independent(const Footprint& a, const ActorId& actor_a, const 
   return true;
 }
 
-// An arrival at a barrier wakes a sleeping arrival: arrivals commute, but the one that comes
-// last also releases the barrier (and drains what the release drains), so after another
-// arrival the sleeper's step may no longer be the one it was explored as.
 std::vector<DporChoices::Sleeper> DporChoices::sleep_after(const Entry& parent, const Step& step) const {
-  auto arrives = [](const Footprint& f) {
-    return std::any_of(f.begin(), f.end(), [](const Access& a) { return a.write && a.object.kind == ObjectKind::Arrival; });
-  };
-  const bool step_arrives = arrives(step.footprint);
   std::vector<Sleeper> out;
   for (const std::vector<Sleeper>* list : {&parent.sleep, &parent.explored})
     for (const Sleeper& s : *list)
-      if (independent(s.footprint, s.actor, step.footprint, step.actor) && !(step_arrives && arrives(s.footprint)))
-        out.push_back(s);
+      if (independent(s.footprint, s.actor, step.footprint, step.actor)) out.push_back(s);
   return out;
 }
 
@@ -362,8 +367,13 @@ void DporChoices::analyse_races() {
       // Enabling (a thread's control written by a barrier release or a wake-up, an arrival
       // read by the release), then the enabled step: ordered, but never reversible, as the
       // enabled step could not have run first. The other way round (a thread's step, then a
-      // write of its control) can be, and so can two writes (two stores each waking a spinner).
-      if (state.last_write >= 0) candidates.emplace_back(uint32_t(state.last_write), write || !object.enables());
+      // write of its control) can be, and so can two writes other than barrier releases (two
+      // stores each waking a spinner; a release needs the arrivals after the previous one).
+      if (state.last_write >= 0) {
+        const bool releases = event.actor.kind == ObjectKind::Barrier ||
+                              m_events[state.last_write].actor.kind == ObjectKind::Barrier;
+        candidates.emplace_back(uint32_t(state.last_write), !object.enables() || (write && !releases));
+      }
       if (commuting != 0 && (state.updates.empty() || state.update_kind == commuting)) {
         // A commuting update: dependent with the reads since the last write (which a later
         // update of its kind is dependent with too, so they stay), not with its kind's updates.
@@ -444,18 +454,23 @@ void DporChoices::reverse_race(const Race& race, const std::vector<Clock>& clock
   const size_t at = trigger_of(m_events[i].step);
   const size_t block = m_first_event[at];
   Entry& entry = m_stack[m_steps[at].entry];
+  // What the block did before i and cannot be separated from it: its drains before i lead the
+  // reversed sequence (below), so following one of them is no obstacle.
   auto after_block = [&](const Clock& past) {
     for (size_t b = block; b <= i; ++b)
-      if (happens_before(past, actor_index[b], b)) return true;
+      if ((b == i || !m_events[b].forced) && happens_before(past, actor_index[b], b)) return true;
     return false;
   };
   const Clock& j_past = race.past.empty() ? clocks[j] : race.past;
-  if (block != i && after_block(j_past)) {
-    // j needs the block's start. Where i is part of a barrier release, j can still come first
-    // if another arrival at that barrier comes after j: reverse j with the latest such
-    // arrival j does not need (a buffered store of the last arrival's own step, drained by
-    // the release after another thread's: only if the other thread arrives after it drains).
-    if (m_steps[m_events[i].step].actor.kind != ObjectKind::Barrier) return;
+  // Where i is a drain forced by a barrier release, j can also come after the last arrival's
+  // own work and before the release, if another arrival at that barrier comes after j: that
+  // reversal is made with the latest such arrival j does not need (the release left out of its
+  // sequence, as its events wait for that arrival). It is the only one where j needs the
+  // block's start (a buffered store of the last arrival's own step, drained by the release
+  // after another thread's), and one more where the last arrival's work should precede j (a
+  // CAS that must read the value before j's store lands).
+  auto reverse_with_an_arrival = [&] {
+    if (!m_events[i].forced || m_steps[m_events[i].step].actor.kind != ObjectKind::Barrier) return;
     const Footprint& release = m_steps[m_events[i].step].footprint;
     for (size_t e = block; e-- > 0;) {
       if (m_events[e].forced || happens_before(j_past, actor_index[e], e)) continue;
@@ -464,12 +479,12 @@ void DporChoices::reverse_race(const Race& race, const std::vector<Clock>& clock
         return a.write && a.object.kind == ObjectKind::Arrival &&
                std::binary_search(release.begin(), release.end(), Access{a.object, false});
       });
-      // The release's events wait for that arrival, which now follows j: none of them precede j.
       if (arrives)
         return reverse_race(Race{uint32_t(e), uint32_t(j), race.past}, clocks, actor_index, m_events[i].step);
     }
-    return;
-  }
+  };
+  reverse_with_an_arrival();
+  if (block != i && after_block(j_past)) return; // j needs the block's start: no reversal here
   std::vector<std::pair<uint32_t, size_t>> earliest; // actor -> its first event in the sequence
   std::vector<size_t> initials, sequence;
   auto visit = [&](size_t k) {
