@@ -58,8 +58,8 @@ bool same_with_and_without_reduction(const Program& program, const std::string& 
   const SearchSummary reduced = search(machine, model_name, Reduction::Dpor, budget, checking);
   if (dpor_executions) *dpor_executions += reduced.executions;
   if (reduced.complete && reduced.outcomes == full.outcomes && reduced.reports == full.reports) return true;
-  why = "under " + model_name + (checking ? "" : " without the checkers") + ": none explored " + std::to_string(full.executions) + ", dpor " +
-        std::to_string(reduced.executions) + (reduced.complete ? "" : " (cut short)") +
+  why = "under " + model_name + (checking ? "" : " without the checkers") + ": none explored " +
+        std::to_string(full.executions) + ", dpor " + std::to_string(reduced.executions) + (reduced.complete ? "" : " (cut short)") +
         "\n  outcomes without reduction:" + join(full.outcomes) + "\n  outcomes with dpor:" + join(reduced.outcomes) +
         "\n  reports without reduction:" + join(full.reports) + "\n  reports with dpor:" + join(reduced.reports);
   return false;

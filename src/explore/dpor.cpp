@@ -19,6 +19,15 @@ using Clock = std::vector<uint32_t>;
 
 bool happens_before(const Clock& later, uint32_t actor, size_t step) { return later[actor] > step; }
 
+/** Whether `step` arrives at the barrier whose release has footprint `release` (writes an
+ *  arrival the release reads). */
+bool arrives_at(const DporChoices::Footprint& step, const DporChoices::Footprint& release) {
+  return std::any_of(step.begin(), step.end(), [&release](const DporChoices::Access& a) {
+    return a.write && a.object.kind == ObjectKind::Arrival &&
+           std::binary_search(release.begin(), release.end(), DporChoices::Access{a.object, false});
+  });
+}
+
 template <typename Sleepers>
 bool listed(const Sleepers& sleepers, const ActorId& actor) {
   return std::any_of(sleepers.begin(), sleepers.end(), [&actor](const auto& s) { return s.actor == actor; });
@@ -190,11 +199,8 @@ void DporChoices::close_step() {
     for (size_t k = trigger + 1; k-- > 0;) {
       const Step& earlier = m_steps[k];
       if (k < trigger && earlier.actor == step.actor) break; // the barrier's previous release
-      const bool arrives = std::any_of(earlier.footprint.begin(), earlier.footprint.end(), [&footprint](const Access& a) {
-        return a.write && a.object.kind == ObjectKind::Arrival &&
-               std::binary_search(footprint.begin(), footprint.end(), Access{a.object, false});
-      });
-      if (arrives || k == trigger) merge_into(m_stack[earlier.entry].chosen_union, footprint);
+      if (k == trigger || arrives_at(earlier.footprint, footprint))
+        merge_into(m_stack[earlier.entry].chosen_union, footprint);
     }
   }
   step.footprint = std::move(footprint);
@@ -474,12 +480,7 @@ void DporChoices::reverse_race(const Race& race, const std::vector<Clock>& clock
     const Footprint& release = m_steps[m_events[i].step].footprint;
     for (size_t e = block; e-- > 0;) {
       if (m_events[e].forced || happens_before(j_past, actor_index[e], e)) continue;
-      const Footprint& f = *m_events[e].footprint;
-      const bool arrives = std::any_of(f.begin(), f.end(), [&release](const Access& a) {
-        return a.write && a.object.kind == ObjectKind::Arrival &&
-               std::binary_search(release.begin(), release.end(), Access{a.object, false});
-      });
-      if (arrives)
+      if (arrives_at(*m_events[e].footprint, release))
         return reverse_race(Race{uint32_t(e), uint32_t(j), race.past}, clocks, actor_index, m_events[i].step);
     }
   };
