@@ -429,8 +429,14 @@ TEST_CASE("every construct still outside the language is named as not supported 
     const char* first_line;
   };
   const Case cases[] = {
-      {"struct Lock { int mutex; int* owner; }; __device__ void f() { Lock l; }",
-       "k.cu:3:63: error: not supported: struct 'Lock' has a pointer field ('owner')"},
+      {"struct Lock { int mutex; int* owner; }; __device__ void f(Lock* l) {}",
+       "k.cu:3:59: error: not supported: a pointer to Lock (it has a pointer field ('owner'); structs lie in memory "
+       "here only when their fields are scalars of one size)"},
+      {"struct Lock { int* mutex; __device__ ~Lock() {} };",
+       "k.cu:3:27: error: not supported: a __device__ destructor ('~Lock')"},
+      {"struct P { int a; __device__ int operator+(P o) { return a; } }; __device__ void f(P p) { p = p + p; }",
+       "k.cu:3:97: error: not supported: operator '+' on a whole P (there are no operators on struct values here: "
+       "write each field)"},
       {"template <class T> struct SharedMemory { __device__ operator T*(); };",
        "k.cu:3:20: error: not supported: struct and class templates"},
       {"__device__ void f(float&& a) {}", "k.cu:3:24: error: not supported: rvalue references ('&&')"},

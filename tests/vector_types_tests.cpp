@@ -76,8 +76,11 @@ __global__ void k() {}
 )") == std::vector<std::string>{"not supported: a function returning float4 (write its fields through a pointer instead)"});
   CHECK(error_messages(R"(
 //@ launch grid=1 block=1
+//@ arg q.x = 1
 __global__ void k(int4 q) {}
-)") == std::vector<std::string>{"not supported: a kernel parameter of type int4 (pass a pointer to it)"});
+)") == std::vector<std::string>{"kernel parameter 'q.y' has no argument (give it with //@ arg q.y = VALUE)",
+                                "kernel parameter 'q.z' has no argument (give it with //@ arg q.z = VALUE)",
+                                "kernel parameter 'q.w' has no argument (give it with //@ arg q.w = VALUE)"});
   CHECK(error_messages(R"(
 //@ launch grid=1 block=1
 //@ arg p: float4[2] = 0

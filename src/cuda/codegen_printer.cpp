@@ -11,7 +11,8 @@ namespace fencelab::cuda {
 
 std::string cuda_identifier(const std::string& name) {
   std::string identifier;
-  for (char c : name) identifier += c == '.' ? std::string("__") : std::string(1, c);
+  // `s.x` (a struct's field) and `S::m`, `S::m/1` (member functions) are not CUDA identifiers.
+  for (char c : name) identifier += c == '.' ? std::string("__") : c == ':' || c == '/' ? std::string("_") : std::string(1, c);
   return identifier;
 }
 
@@ -136,7 +137,7 @@ std::string CudaPrinter::call(const Call& c) {
   // Programming Guide 10.22: __syncwarp(mask) makes the named lanes wait for each other and
   // orders their memory accesses, as __syncthreads() does for a block (10.6).
   if (m_logical_barriers && c.builtin && *c.builtin == Builtin::Syncthreads) return "__syncwarp(__c.bmask)";
-  const std::string callee = c.builtin ? builtin_info(*c.builtin).spelling : c.function->name;
+  const std::string callee = c.builtin ? builtin_info(*c.builtin).spelling : cuda_identifier(c.function->name);
   return fmt::format("{}({})", callee, fmt::join(args, ", "));
 }
 
@@ -321,7 +322,7 @@ void CudaPrinter::function(std::ostringstream& out, const FunctionDecl& f) {
     if (p->initializer) text += " = " + expr(*p->initializer);
     params.push_back(text);
   }
-  out << line_directive(f.range) << space << ' ' << cuda_type(f.return_type) << ' ' << f.name << '('
+  out << line_directive(f.range) << space << ' ' << cuda_type(f.return_type) << ' ' << cuda_identifier(f.name) << '('
       << fmt::format("{}", fmt::join(params, ", ")) << ')';
   if (!f.body) {
     out << ";\n";

@@ -308,18 +308,25 @@ bool DirectiveReader::read_dim(Parser& parser, Dim3& dim) {
 void DirectiveReader::read_arg(Parser& parser, const DirectiveLine& line) {
   const FunctionDecl* kernel = m_program.launch.kernel;
   if (!parser.at(TokenKind::Identifier)) return parser.error(parser.peek().range, "expected a kernel parameter name");
-  const Token& name = parser.advance();
+  const Token& first = parser.advance();
+  std::string written(first.text);
+  // `NAME.FIELD`: a field of a struct or vector parameter passed by value (one parameter each).
+  while (parser.at(TokenKind::Dot) && parser.peek(1).kind == TokenKind::Identifier) {
+    parser.advance();
+    written += "." + std::string(parser.advance().text);
+  }
+  const SourceRange name_range = SourceRange::join(first.range, parser.previous().range);
   if (!kernel) return; // already reported
   size_t index = 0;
-  while (index < kernel->params.size() && kernel->params[index]->name != name.text) ++index;
+  while (index < kernel->params.size() && kernel->params[index]->name != written) ++index;
   if (index == kernel->params.size())
-    return parser.error(name.range, "kernel '" + kernel->name + "' has no parameter '" + std::string(name.text) + "'");
+    return parser.error(name_range, "kernel '" + kernel->name + "' has no parameter '" + written + "'");
   if (m_arguments[index])
-    return parser.error(name.range, "parameter '" + std::string(name.text) + "' already has an argument");
+    return parser.error(name_range, "parameter '" + written + "' already has an argument");
   const VarDecl& param = *kernel->params[index];
   if (parser.accept(TokenKind::Colon)) {
     if (!param.type.is_pointer())
-      return parser.error(name.range, "parameter '" + param.name + "' is not a pointer: give it a value, as in "
+      return parser.error(name_range, "parameter '" + param.name + "' is not a pointer: give it a value, as in "
                                       "//@ arg " + param.name + " = 1");
     read_buffer(parser, line, param, index);
     return;
@@ -330,7 +337,7 @@ void DirectiveReader::read_arg(Parser& parser, const DirectiveLine& line) {
                       ((parser.at(TokenKind::Identifier) && (parser.peek().text == "NULL" || parser.peek().text == "nullptr")) ||
                        (parser.at(TokenKind::IntegerLiteral) && parser.peek().text == "0"));
     if (!null)
-      return parser.error(name.range, "parameter '" + param.name + "' is a pointer: give it a buffer, as in "
+      return parser.error(name_range, "parameter '" + param.name + "' is a pointer: give it a buffer, as in "
                                       "//@ arg " + param.name + ": " + param.type.pointee().to_string() +
                                       "[4] = zeros, or a null pointer, //@ arg " + param.name + " = NULL");
     parser.advance();
@@ -361,6 +368,10 @@ void DirectiveReader::read_buffer(Parser& parser, const DirectiveLine& line, con
   const std::vector<ScalarType> field_types =
       parser.last_vector_type() ? parser.last_vector_type()->struct_field_types : std::vector<ScalarType>{};
   const SourceRange type_range = SourceRange::join(type_start, parser.previous().range);
+  if (parser.last_vector_type() && !parser.last_vector_type()->layout_problem.empty())
+    return parser.error(type_range, "not supported: a buffer of " + parser.last_vector_type()->name + " (it has " +
+                                        parser.last_vector_type()->layout_problem +
+                                        "; structs lie in memory here only when their fields are scalars of one size)");
   if (param.type.pointer_depth != 1)
     return parser.error(param.name_range, "not supported: pointer-to-pointer kernel parameters");
   Type element = *type;

@@ -12,6 +12,8 @@ TranslationUnit Parser::parse_translation_unit() {
   while (!at_end()) {
     const size_t before = m_pos;
     if (!parse_cooperative_groups_namespace() && !skip_host_declaration(unit)) parse_top_level(unit);
+    for (FunctionDeclPtr& method : m_struct_functions) unit.functions.push_back(std::move(method));
+    m_struct_functions.clear();
     if (m_pos == before) advance(); // always make progress
     clear_panic();
   }
@@ -107,6 +109,7 @@ void Parser::parse_function(TranslationUnit& unit, const DeclSpecifiers& spec, T
   m_in_function = true; // names declared from here on are this function's
   m_vector_locals.clear();
   m_reference_locals.clear();
+  add_object_parameters(*function); // a member function's object (parse_struct_methods.cpp)
   std::vector<std::optional<VectorType>> vector_parameters;
   std::vector<bool> reference_parameters;
   while (!at_end() && !at(TokenKind::RightParen)) {
@@ -122,14 +125,13 @@ void Parser::parse_function(TranslationUnit& unit, const DeclSpecifiers& spec, T
                             "are passed by value; pass a pointer)");
       const std::optional<VectorType> vector = m_parameter_vector;
       vector_parameters.push_back(vector && !param->type.is_pointer() ? vector : std::nullopt);
-      if (vector_parameters.back() && spec.is_global) {
-        error(param->range, "not supported: a kernel parameter of type " + vector->name + " (pass a pointer to it)");
-        param->initializer = placeholder(param->range); // no further errors for its missing argument
-        function->params.push_back(std::move(param));
-      } else if (vector_parameters.back()) {
+      if (vector_parameters.back()) { // a kernel's takes one argument per field: `//@ arg s.f = 1`
         for (VarDeclPtr& field : expand_vector_parameter(std::move(param), *vector))
           function->params.push_back(std::move(field));
       } else {
+        if (vector && !vector->layout_problem.empty())
+          error(param->range, "not supported: a pointer to " + vector->name + " (it has " + vector->layout_problem +
+                                  "; structs lie in memory here only when their fields are scalars of one size)");
         declare_vector_name(param->name, vector ? std::optional<VectorVariable>(VectorVariable{*vector, true})
                                                 : std::nullopt);
         function->params.push_back(std::move(param));
@@ -138,6 +140,8 @@ void Parser::parse_function(TranslationUnit& unit, const DeclSpecifiers& spec, T
     if (!accept(TokenKind::Comma)) break;
   }
   expect(TokenKind::RightParen, "')' after the parameters");
+  if (m_method) accept(TokenKind::KwConst); // a const member function: its object is not written
+  std::vector<StmtPtr> member_initializers = parse_member_initializers();
   if (std::any_of(vector_parameters.begin(), vector_parameters.end(), [](const auto& v) { return v.has_value(); }))
     m_vector_parameters[function->name] = std::move(vector_parameters);
   if (std::find(reference_parameters.begin(), reference_parameters.end(), true) != reference_parameters.end())
@@ -169,6 +173,8 @@ void Parser::parse_function(TranslationUnit& unit, const DeclSpecifiers& spec, T
   if (!function->template_params.empty()) m_template_functions[function->name] = function->template_params;
   if (at(TokenKind::LeftBrace)) {
     function->body = parse_compound();
+    function->body->body.insert(function->body->body.begin(), std::make_move_iterator(member_initializers.begin()),
+                                std::make_move_iterator(member_initializers.end()));
   } else {
     expect(TokenKind::Semicolon, "'{' or ';' after the function declarator");
   }

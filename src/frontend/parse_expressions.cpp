@@ -172,12 +172,11 @@ ExprPtr Parser::parse_sizeof() {
   if (at(TokenKind::LeftParen) && is_type_start(1)) {
     advance();
     std::optional<Type> type = parse_type_name();
-    // A vector's fields are contiguous, without padding (vector_types.h aligns, never pads).
-    const uint32_t fields = m_last_vector_type && type && !type->is_pointer() ? m_last_vector_type->width : 1;
+    const bool whole = m_last_vector_type && type && !type->is_pointer();
     expect(TokenKind::RightParen, "')' after the type");
     const Type size_type = Type::of(ScalarType::ULong);
     return std::make_unique<Literal>(ExprKind::IntegerLiteral, SourceRange::join(start, previous().range),
-                                     type ? type->size() * fields : 0, size_type);
+                                     whole ? m_last_vector_type->byte_size() : type ? type->size() : 0, size_type);
   }
   // `sizeof(v)`, `sizeof p[i]` of a whole vector or struct: its fields' total (they are lowered
   // onto fields, so there is no variable or element of the whole to ask sema about).
@@ -189,7 +188,7 @@ ExprPtr Parser::parse_sizeof() {
     m_pos += length;
     if (parenthesized) advance();
     return std::make_unique<Literal>(ExprKind::IntegerLiteral, SourceRange::join(start, previous().range),
-                                     Word(uint64_t(vector.width) * Type::of(vector.scalar).size()),
+                                     Word(vector.byte_size()),
                                      Type::of(ScalarType::ULong));
   }
   if (parenthesized) --m_pos;
@@ -219,6 +218,11 @@ ExprPtr Parser::parse_postfix(ExprPtr expr) {
         expr = parse_sequence_element_field(std::move(expr), type, std::nullopt);
       } else {
         advance(); // '->'
+        if (type.method(peek().text) && peek(1).kind == TokenKind::LeftParen) { // `(p + 1)->m(a)`
+          error(expr->range, "not supported: a member function call through this pointer (name it first: " +
+                                 type.name + "* q = ...; q->" + std::string(peek().text) + "(...))");
+          return expr;
+        }
         const std::optional<uint8_t> field = parse_field_name(type);
         if (!field) return expr;
         const SourceRange range = SourceRange::join(expr->range, previous().range);
@@ -270,7 +274,8 @@ ExprPtr Parser::parse_primary() {
     return parse_literal();
   case TokenKind::Identifier:
     if (cooperative_groups_name_at(0)) return parse_cooperative_groups_expression();
-    if (!is_type_start()) return parse_identifier_expression();
+    // `S::f()`, a struct's static member function, is no functional cast.
+    if (!is_type_start() || peek(1).kind == TokenKind::ColonColon) return parse_identifier_expression();
     [[fallthrough]];
   case TokenKind::KwInt: case TokenKind::KwUnsigned: case TokenKind::KwSigned:
   case TokenKind::KwFloat: case TokenKind::KwDouble: case TokenKind::KwBool:
@@ -306,8 +311,7 @@ ExprPtr Parser::parse_primary() {
     error(token.range, "not supported: '" + std::string(token.text) + "' (dynamic allocation)");
     return placeholder(advance().range);
   case TokenKind::KwThis:
-    error(token.range, "not supported: 'this' (classes are not supported)");
-    return placeholder(advance().range);
+    return parse_this_member(advance());
   default: {
     std::string found = token.kind == TokenKind::EndOfFile ? "end of file" : "'" + std::string(token.text) + "'";
     error(token.range, "expected an expression, found " + found);
@@ -387,10 +391,19 @@ ExprPtr Parser::parse_identifier_expression() {
   FENCELAB_BUILTIN_VARIABLES(X)
 #undef X
   if (at(TokenKind::ColonColon)) {
+    // `S::f(args)`: a static member function.
+    const std::optional<VectorType> owner = named_vector_type(text);
+    if (owner && owner->is_struct() && peek(1).kind == TokenKind::Identifier && owner->method(peek(1).text) &&
+        peek(2).kind == TokenKind::LeftParen) {
+      advance();
+      const Token& method = advance();
+      return parse_method_call(*owner, method, {});
+    }
     error(SourceRange::join(name.range, peek().range), "not supported: qualified names ('" + text + "::')");
     advance();
     return placeholder(name.range);
   }
+  if (ExprPtr member = parse_object_member(name)) return member;
   if (ExprPtr vector_member = parse_vector_member(name)) return vector_member;
   auto templ = m_template_functions.find(text);
   const bool explicit_arguments = templ != m_template_functions.end() && at(TokenKind::Less);
@@ -398,24 +411,7 @@ ExprPtr Parser::parse_identifier_expression() {
   if (at(TokenKind::LeftParen)) {
     // call: identifier '(' [ assignment-expression { ',' assignment-expression } ] ')'
     advance();
-    std::vector<ExprPtr> args;
-    const auto vector_parameters = m_vector_parameters.find(text);
-    const auto reference_parameters = m_reference_parameters.find(text);
-    for (size_t written = 0; !at_end() && !at(TokenKind::RightParen); ++written) {
-      // A vector argument is passed as its fields, one per parameter (parse_vector_types.cpp).
-      if (vector_parameters != m_vector_parameters.end() && written < vector_parameters->second.size() &&
-          vector_parameters->second[written]) {
-        for (ExprPtr& field : parse_vector_value(*vector_parameters->second[written])) args.push_back(std::move(field));
-      } else if (reference_parameters != m_reference_parameters.end() &&
-                 written < reference_parameters->second.size() && reference_parameters->second[written]) {
-        // A reference argument is passed by address (parse_references.cpp).
-        args.push_back(bind_reference(parse_assignment_expression(),
-                                      "parameter " + std::to_string(written + 1) + " of '" + text + "'"));
-      } else {
-        args.push_back(parse_assignment_expression());
-      }
-      if (!accept(TokenKind::Comma)) break;
-    }
+    std::vector<ExprPtr> args = parse_call_arguments(text);
     expect(TokenKind::RightParen, "')' after the arguments");
     auto call = std::make_unique<Call>(SourceRange::join(name.range, previous().range), text, name.range,
                                        std::move(args));
@@ -424,6 +420,28 @@ ExprPtr Parser::parse_identifier_expression() {
   }
   if (is_reference_name(text)) return reference_use(name);
   return std::make_unique<NameRef>(name.range, text);
+}
+
+std::vector<ExprPtr> Parser::parse_call_arguments(const std::string& function, TokenKind close) {
+  std::vector<ExprPtr> args;
+  const auto vector_parameters = m_vector_parameters.find(function);
+  const auto reference_parameters = m_reference_parameters.find(function);
+  for (size_t written = 0; !at_end() && !at(close); ++written) {
+    // A vector argument is passed as its fields, one per parameter (parse_vector_types.cpp).
+    if (vector_parameters != m_vector_parameters.end() && written < vector_parameters->second.size() &&
+        vector_parameters->second[written]) {
+      for (ExprPtr& field : parse_vector_value(*vector_parameters->second[written])) args.push_back(std::move(field));
+    } else if (reference_parameters != m_reference_parameters.end() && written < reference_parameters->second.size() &&
+               reference_parameters->second[written]) {
+      // A reference argument is passed by address (parse_references.cpp).
+      args.push_back(bind_reference(parse_assignment_expression(),
+                                    "parameter " + std::to_string(written + 1) + " of '" + function + "'"));
+    } else {
+      args.push_back(parse_assignment_expression());
+    }
+    if (!accept(TokenKind::Comma)) break;
+  }
+  return args;
 }
 
 } // namespace fencelab

@@ -4,16 +4,19 @@
 // array of or pointer to their fields, element i's field k at i * fields + k, and a whole
 // struct is read and written field by field.
 //
-// That layout is C++'s only when the fields need no padding between them and the struct none
-// at its end (C++ [class.mem]: members in declaration order; padding is the implementation's),
-// which holds when every field is a scalar of one size: such structs are supported. The
-// fields in a row are elements of the first field's type; a field of another type of that size
-// (`{ float value; int index; }`) is read and written through a pointer of its own type to the
-// same bytes (Cast::field_view), as CUDA reads those bytes. A struct with fields of several
-// sizes, pointer or array fields, member functions, base classes, static members or default
-// member initializers is not. It is named as not supported where device code uses it, not
-// where it is defined: a struct that only host code uses (a configuration record with a
-// `std::string`) does not stop the file.
+// A struct value (a variable, a parameter, a kernel argument) may have fields of any scalar or
+// pointer type: each is a variable of its own. Elements in a row are C++'s layout only when
+// the fields need no padding between them and the struct none at its end (C++ [class.mem]:
+// members in declaration order; padding is the implementation's), which holds when every field
+// is a scalar of one size: arrays of and pointers to such structs are supported, and named as
+// not supported for a struct with fields of several sizes or a pointer field. The fields in a
+// row are elements of the first field's type; a field of another type of that size (`{ float
+// value; int index; }`) is read and written through a pointer of its own type to the same bytes
+// (Cast::field_view), as CUDA reads those bytes. Member functions and constructors are lowered
+// onto __device__ functions (parse_struct_methods.cpp). A struct with array, volatile or vector
+// fields, base classes, static members or default member initializers is not supported. It is
+// named as not supported where device code uses it, not where it is defined: a struct that only
+// host code uses (a configuration record with a `std::string`) does not stop the file.
 #include "fencelab/frontend/parser.h"
 
 #include <algorithm>
@@ -82,14 +85,15 @@ void Parser::parse_struct_definition(bool typedef_names) {
   std::optional<Type> field_type;
   std::string first_field;
   std::vector<ScalarType> field_types;
+  std::vector<size_t> method_starts; // parsed once every field is known (C++ [class.mem]/7)
   while (!at_end() && !at(TokenKind::RightBrace)) {
     if (is_access_specifier(peek()) && peek(1).kind == TokenKind::Colon) { // no meaning to a model
       advance();
       advance();
       continue;
     }
-    if (at(TokenKind::Tilde) || at(TokenKind::KwOperator) || (at(TokenKind::Identifier) && peek().text == tag)) {
-      reject("member functions");
+    if (at_struct_member_function(tag)) {
+      method_starts.push_back(m_pos);
       skip_member();
       continue;
     }
@@ -109,29 +113,29 @@ void Parser::parse_struct_definition(bool typedef_names) {
         break;
       }
       const Token& name = advance();
-      if (at(TokenKind::LeftParen)) {
-        reject("member functions");
-        break;
-      }
       if (qualified) reject(fmt::format("a static or qualified member ('{}')", name.text));
       if (spec.vector) reject(fmt::format("a field of type {} ('{}')", spec.vector->name, name.text));
       if (at(TokenKind::LeftBracket)) reject(fmt::format("an array field ('{}')", name.text));
       else if (at(TokenKind::Colon)) reject(fmt::format("a bit-field ('{}')", name.text));
       else if (at(TokenKind::Equal) || at(TokenKind::LeftBrace))
         reject(fmt::format("a default member initializer ('{}')", name.text));
-      if (member_type.is_pointer()) reject(fmt::format("a pointer field ('{}')", name.text));
+      if (member_type.pointer_depth > 1) reject(fmt::format("a pointer-to-pointer field ('{}')", name.text));
       // A variable's qualifiers apply to every field; a field's own would be lost.
       if (member_type.is_volatile)
         reject(fmt::format("a volatile field ('{}'; declare the variable or pointer volatile instead)", name.text));
+      if (member_type.is_pointer() && type.layout_problem.empty())
+        type.layout_problem = fmt::format("a pointer field ('{}')", name.text);
       if (!field_type) {
         field_type = member_type;
         first_field = std::string(name.text);
-      } else if (member_type.size() != field_type->size()) {
-        reject(fmt::format("fields of different sizes ('{}' is {}, '{}' is {}): a layout with padding is not "
-                           "modelled",
-                           first_field, field_type->to_string(), name.text, member_type.to_string()));
+      } else if (member_type.size() != field_type->size() && type.layout_problem.empty()) {
+        type.layout_problem = fmt::format("fields of different sizes ('{}' is {}, '{}' is {})", first_field,
+                                          field_type->to_string(), name.text, member_type.to_string());
       }
       field_types.push_back(member_type.scalar);
+      Type declared = member_type;
+      declared.is_const = false; // a const field is written once, by its initializer; not modelled as such
+      type.struct_field_declared.push_back(declared);
       for (const std::string& existing : type.struct_fields)
         if (existing == name.text) reject(fmt::format("a second field named '{}'", name.text));
       type.struct_fields.emplace_back(name.text);
@@ -172,11 +176,19 @@ void Parser::parse_struct_definition(bool typedef_names) {
   if (!tag.empty()) names.insert(names.begin(), tag);
   if (names.empty()) return error(close, "not supported: an unnamed struct without a typedef name");
   if (type.name.empty()) type.name = names.back();
+  if (!method_starts.empty() && m_in_function) reject("member functions (of a struct defined in a function)");
   if (unsupported.empty()) {
     type.scalar = field_type->scalar;
     if (std::any_of(field_types.begin(), field_types.end(), [&](ScalarType s) { return s != type.scalar; }))
       type.struct_field_types = field_types; // mixed: one type per field
     type.width = uint8_t(type.struct_fields.size());
+    type.struct_size = struct_layout_size(type.struct_field_declared);
+    for (const size_t start : method_starts) type.methods.push_back(struct_method_names(start, type.name));
+    for (VectorType::Method& method : type.methods) {
+      const auto same_name = [&](const VectorType::Method& other) { return other.written == method.written; };
+      if (std::count_if(type.methods.begin(), type.methods.end(), same_name) > 1)
+        method.lowered += "/" + std::to_string(method.arity); // overloads, told apart by their arity
+    }
   }
   for (const std::string& name : names) {
     if (unsupported.empty()) {
@@ -187,6 +199,27 @@ void Parser::parse_struct_definition(bool typedef_names) {
       m_struct_types.erase(name);
     }
   }
+  if (unsupported.empty() && !method_starts.empty()) {
+    const size_t after = m_pos;
+    for (size_t i = 0; i < method_starts.size(); ++i) {
+      m_pos = method_starts[i];
+      parse_struct_method(type, type.methods[i]);
+      clear_panic();
+    }
+    m_pos = after;
+  }
+}
+
+uint32_t struct_layout_size(const std::vector<Type>& fields) {
+  // Each field at the next multiple of its alignment, the whole a multiple of the largest
+  // (Itanium C++ ABI 2.4, which nvcc follows for device code; a scalar's alignment is its size).
+  uint32_t offset = 0, largest = 1;
+  for (const Type& field : fields) {
+    const uint32_t align = std::max<uint32_t>(field.size(), 1);
+    offset = (offset + align - 1) / align * align + field.size();
+    largest = std::max(largest, align);
+  }
+  return (offset + largest - 1) / largest * largest;
 }
 
 } // namespace fencelab

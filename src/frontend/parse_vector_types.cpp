@@ -81,6 +81,21 @@ ExprPtr integer(SourceRange range, uint64_t value, ScalarType scalar) {
   return std::make_unique<Literal>(ExprKind::IntegerLiteral, range, value, Type::of(scalar));
 }
 
+/** The type of the variable that holds field `k` of a vector or struct variable of type
+ *  `variable`: the variable's qualifiers, the field's own type (a pointer field stays one). */
+Type field_variable_type(const Type& variable, const VectorType& type, uint8_t k) {
+  Type field = variable;
+  field.scalar = type.field_scalar(k);
+  if (k < type.struct_field_declared.size()) {
+    const Type& declared = type.struct_field_declared[k];
+    field.scalar = declared.scalar;
+    field.pointer_depth = declared.pointer_depth;
+    field.pointee_const = declared.pointee_const;
+    field.pointee_volatile = declared.pointee_volatile;
+  }
+  return field;
+}
+
 } // namespace
 
 std::string_view VectorType::field_name(uint8_t k) const {
@@ -137,6 +152,11 @@ void Parser::parse_vector_declarator(std::vector<VarDeclPtr>& out, const DeclSpe
   const VectorType& type = *spec.vector;
   if (var->type.is_pointer() || at(TokenKind::LeftBracket)) {
     // A pointer to, or an array of, vectors: their fields in a row.
+    if (!type.layout_problem.empty())
+      error(var->name_range, fmt::format("not supported: {} {} (it has {}; structs lie in memory here only when "
+                                         "their fields are scalars of one size)",
+                                         var->type.is_pointer() ? "a pointer to" : "an array of", type.name,
+                                         type.layout_problem));
     var = parse_declarator_rest(std::move(var));
     if (var->type.pointer_depth > 1) error(var->name_range, "not supported: a pointer to a pointer to " + type.name);
     if (!var->array_extents.empty()) {
@@ -158,8 +178,11 @@ void Parser::parse_vector_declarator(std::vector<VarDeclPtr>& out, const DeclSpe
   }
   // A vector value: one scalar variable per field.
   std::vector<ExprPtr> fields;
+  const bool constructed = type.is_struct() && type.method(type.name) && !at(TokenKind::Equal);
   const bool equal = accept(TokenKind::Equal);
-  if (at(TokenKind::LeftBrace)) {
+  if (constructed) {
+    // A struct with a constructor: its fields are declared first, then constructed.
+  } else if (at(TokenKind::LeftBrace)) {
     // `= {a, b}`: aggregate initialization; fields not given are zero (C++ [dcl.init.aggr]).
     const SourceRange open = advance().range;
     while (!at_end() && !at(TokenKind::RightBrace)) {
@@ -196,12 +219,12 @@ void Parser::parse_vector_declarator(std::vector<VarDeclPtr>& out, const DeclSpe
     field->name_range = var->name_range;
     field->storage = var->storage;
     field->is_static = var->is_static;
-    field->type = var->type; // the variable's qualifiers, the field's own type
-    field->type.scalar = type.field_scalar(k);
+    field->type = field_variable_type(var->type, type, k);
     if (k < fields.size()) field->initializer = std::move(fields[k]);
     out.push_back(std::move(field));
   }
   declare_vector_name(var->name, VectorVariable{type, false});
+  if (constructed) construct_struct_variable(out, type, *var);
 }
 
 std::vector<VarDeclPtr> Parser::expand_vector_parameter(VarDeclPtr param, const VectorType& type) {
@@ -213,8 +236,7 @@ std::vector<VarDeclPtr> Parser::expand_vector_parameter(VarDeclPtr param, const 
     field->range = param->range;
     field->name_range = param->name_range;
     field->storage = param->storage;
-    field->type = param->type;
-    field->type.scalar = type.field_scalar(k);
+    field->type = field_variable_type(param->type, type, k);
     fields.push_back(std::move(field));
   }
   declare_vector_name(param->name, VectorVariable{type, false});
@@ -338,6 +360,28 @@ ExprPtr Parser::parse_sequence_element_field(ExprPtr base, const VectorType& typ
   }
   uint8_t field = whole_field.value_or(0);
   SourceRange range = SourceRange::join(base->range, previous().range);
+  if (!whole_field && at(TokenKind::Dot) && type.method(peek(1).text) && peek(2).kind == TokenKind::LeftParen &&
+      base->kind == ExprKind::NameRef) {
+    // `p[i].m(a)`: the index is read again for each field's address, as for a whole element.
+    advance(); // '.'
+    const Token& method = advance();
+    const size_t after = m_pos;
+    const std::string sequence = as<NameRef>(*base).name;
+    const SourceRange sequence_range = base->range;
+    std::vector<ExprPtr> addresses;
+    for (uint8_t k = 0; k < type.width; ++k) {
+      m_pos = index_start;
+      ExprPtr again = k == 0 ? std::move(index) : parse_expression();
+      ExprPtr element_base = std::make_unique<NameRef>(sequence_range, sequence);
+      ExprPtr scaled = std::make_unique<Binary>(again->range, BinaryOp::Multiply, std::move(again),
+                                                integer(range, type.width, ScalarType::Int));
+      ExprPtr offset = std::make_unique<Binary>(range, BinaryOp::Add, std::move(scaled), integer(range, k, ScalarType::Int));
+      addresses.push_back(std::make_unique<Unary>(range, UnaryOp::AddressOf,
+                                                  field_of_element(std::move(element_base), type, k, std::move(offset), range)));
+    }
+    m_pos = after;
+    return parse_method_call(type, method, std::move(addresses));
+  }
   if (!whole_field && (at(TokenKind::Dot) || at(TokenKind::Arrow))) { // `p[i].y`
     advance();
     const std::optional<uint8_t> named = parse_field_name(type);
@@ -392,6 +436,13 @@ ExprPtr Parser::parse_vector_member(const Token& name) {
     case TokenKind::Arrow: {
       // `p->y` is `p[0].y`.
       advance(); // '->'
+      if (type.method(peek().text) && peek(1).kind == TokenKind::LeftParen) { // `p->m(a)`
+        const Token& method = advance();
+        return address_of_fields_call(type, method, [&](uint8_t k) {
+          return field_of_element(std::make_unique<NameRef>(name.range, text), type, k,
+                                  integer(name.range, k, ScalarType::Int), name.range);
+        });
+      }
       const std::optional<uint8_t> named = parse_field_name(type);
       if (!named) return name_ref;
       const SourceRange range = SourceRange::join(name.range, previous().range);
@@ -402,6 +453,12 @@ ExprPtr Parser::parse_vector_member(const Token& name) {
     }
   }
   if (accept(TokenKind::Dot)) {
+    if (type.method(peek().text) && peek(1).kind == TokenKind::LeftParen) { // `s.m(a)`
+      const Token& method = advance();
+      return address_of_fields_call(type, method, [&](uint8_t k) -> ExprPtr {
+        return std::make_unique<NameRef>(name.range, text + "." + std::string(type.field_name(k)));
+      });
+    }
     const std::optional<uint8_t> named = parse_field_name(type);
     if (!named) return placeholder(name.range);
     return std::make_unique<NameRef>(SourceRange::join(name.range, previous().range),
@@ -553,6 +610,9 @@ ExprPtr Parser::vector_cast(ExprPtr cast, const std::optional<VectorType>& vecto
     error(cast->range, "not supported: a cast to " + vector->name + " (CUDA has no conversions to vector types)");
     return cast;
   }
+  if (!vector->layout_problem.empty())
+    error(cast->range, "not supported: a cast to a pointer to " + vector->name + " (it has " + vector->layout_problem +
+                           "; structs lie in memory here only when their fields are scalars of one size)");
   if (cast->type.pointer_depth == 1) m_vector_pointer_casts[cast.get()] = VectorPointerCast{*vector, cast->range};
   return cast;
 }

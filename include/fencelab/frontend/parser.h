@@ -10,8 +10,10 @@
 #include "fencelab/frontend/lexer.h"
 
 #include <optional>
+#include <functional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace fencelab {
@@ -33,7 +35,31 @@ struct VectorType {
    *  field is a `scalar`. An array of such structs is an array of `scalar` whose field k is read
    *  through a `T_k*` view of the same bytes. */
   std::vector<ScalarType> struct_field_types;
+  /** A struct's fields as declared (a pointer field keeps its depth and qualifiers): the types
+   *  of the variables a struct value is lowered onto. */
+  std::vector<Type> struct_field_declared;
+  /** Why elements of this struct cannot lie in a row of one scalar's size (fields of different
+   *  sizes, a pointer field: C++ would pad them): arrays of and pointers to it are named as not
+   *  supported; its values (variables, parameters) are fine. Empty when they can. */
+  std::string layout_problem;
+  /** `sizeof`: C++'s layout with each field at its own alignment (the Itanium C++ ABI that
+   *  nvcc follows: a scalar's alignment is its size), the end padded to the largest. */
+  uint32_t struct_size = 0;
+  /** A member function: its name as written (a constructor's is the struct's), the lowered
+   *  __device__ function's name (`Lock::lock`; `S::S/1` for one of several of a name), and its
+   *  number of parameters (parse_struct_methods.cpp). */
+  struct Method {
+    std::string written, lowered;
+    size_t arity = 0;
+  };
+  std::vector<Method> methods;
   bool is_struct() const { return !struct_fields.empty(); }
+  /** `sizeof` the whole: a vector's fields are contiguous without padding (vector_types.h
+   *  aligns, never pads); a struct's as struct_size. */
+  uint32_t byte_size() const { return struct_size ? struct_size : width * scalar_size(scalar); }
+  /** The lowered function of member function `name`, or null; of several of that name, the
+   *  one of `arity` parameters where there is one (C++ overload resolution by count only). */
+  const std::string* method(std::string_view name, std::optional<size_t> arity = std::nullopt) const;
   /** Field `k`'s scalar type. */
   ScalarType field_scalar(uint8_t k) const { return struct_field_types.empty() ? scalar : struct_field_types[k]; }
   /** Field `k`'s name. */
@@ -41,6 +67,10 @@ struct VectorType {
   /** The field names, for messages: `xyz`, or `key, value`. */
   std::string field_list() const;
 };
+
+/** `sizeof` a struct of these fields: each at a multiple of its own size, the whole padded to
+ *  the largest (parse_structs.cpp). */
+uint32_t struct_layout_size(const std::vector<Type>& fields);
 
 /** The structs a translation unit defines, and its aliases of vector types, by name. */
 using StructTypes = std::unordered_map<std::string, VectorType>;
@@ -150,6 +180,50 @@ private:
   /** Structs that cannot be lowered, and the message for a use of one (not for the definition:
    *  host code may use it). */
   std::unordered_map<std::string, std::string> m_unsupported_structs;
+  // Member functions and constructors (parse_struct_methods.cpp): __device__ functions `S::m`
+  // whose first parameters are the object's fields by reference (`this.f`).
+  struct MethodContext {
+    const VectorType* type;
+    bool constructor;
+    bool is_static;
+  };
+  /** A member function (or constructor, destructor, operator) starts at the cursor, inside the
+   *  definition of the struct `tag`. */
+  bool at_struct_member_function(const std::string& tag) const;
+  /** The member function starting at token `start`: its name as written and lowered (`S::m`). */
+  VectorType::Method struct_method_names(size_t start, const std::string& struct_name) const;
+  /** The number of arguments between the bracket at token `open` (`(` or `{`) and its partner. */
+  size_t count_arguments(size_t open) const;
+  /** The member function `method` at the cursor, once its struct is complete: a __device__ one
+   *  is parsed into m_struct_functions, a host one recorded in m_host_methods. */
+  void parse_struct_method(const VectorType& type, const VectorType::Method& method);
+  /** In a member function: its object's fields as its first parameters (`this.f`, references). */
+  void add_object_parameters(FunctionDecl& function);
+  /** A constructor's `: f(e), g{e}` at the cursor: one store per field. */
+  std::vector<StmtPtr> parse_member_initializers();
+  /** In a member function, the object's field `name` (`*this.f`); null for any other name. */
+  ExprPtr object_field(const Token& name);
+  /** In a member function, a name that no local hides and that is a field of the object or a call
+   *  of another member function; null otherwise (nothing consumed). */
+  ExprPtr parse_object_member(const Token& name);
+  /** `this->member` after `this`. */
+  ExprPtr parse_this_member(const Token& keyword);
+  /** `(args)` after a member function's name: the lowered call, the object's field addresses
+   *  (`object_fields`) first. */
+  ExprPtr parse_method_call(const VectorType& type, const Token& method, std::vector<ExprPtr> object_fields);
+  /** parse_method_call with the addresses of the object's fields, `field(k)` each an lvalue. */
+  ExprPtr address_of_fields_call(const VectorType& type, const Token& method,
+                                 const std::function<ExprPtr(uint8_t)>& field);
+  /** After a local struct variable's name, for a struct with a constructor: `(args)`, `{args}` or
+   *  nothing, as a hidden variable whose initializer calls the constructor on its fields. */
+  void construct_struct_variable(std::vector<VarDeclPtr>& out, const VectorType& type, const VarDecl& var);
+  const MethodContext* m_method = nullptr; ///< the member function being parsed
+  std::unordered_set<std::string> m_host_methods;           ///< lowered names of host-only ones
+  std::unordered_set<std::string> m_struct_functions_named; ///< lowered names parsed
+  std::vector<FunctionDeclPtr> m_struct_functions;          ///< parsed, not yet in the unit
+  /** The arguments of a call of `function` after its '(' (vector parameters take a whole vector's
+   *  fields, reference parameters an object's address); the ')' is left. */
+  std::vector<ExprPtr> parse_call_arguments(const std::string& function, TokenKind close = TokenKind::RightParen);
   // Aliases and enumerations (parse_type_aliases.cpp).
   void parse_type_alias(bool file_scope);
   /** The enumerators, as const int variables of `storage`. */
