@@ -60,6 +60,9 @@ const CorpusCase kCases[] = {
   {"two_kernels_pick.cu", 0, "v[0]=10 v[1]=20 v[2]=30", 0, kClean, "v[0]=10 v[1]=20 v[2]=30"},
   {"same_value_flag.cu", 0, "found=1", 0, "summary: 0 errors, 1 warning (1 same-value-race)", "found=1"},
   {"null_pointer_arg.cu", 0, "sum[0]=7", 0, kClean, "sum[0]=7"},
+  {"lock_struct_dot.cu", 0, "c[0]=30", 0, kClean, "c[0]=30"},
+  {"matmul_struct.cu", 0, "C.elements[12]=13 C.elements[13]=28", 0, kClean, "C.elements[13]=28"},
+  {"reduce_shared_memory_template.cu", 0, "g_odata[0]=36", 0, kClean, "g_odata[0]=36"},
 };
 // clang-format on
 

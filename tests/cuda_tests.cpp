@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sys/wait.h>
+#include <unistd.h>
 
 using namespace fencelab;
 using namespace fencelab::testing;
@@ -115,7 +116,8 @@ TEST_CASE("cuda: nvcc compiles the generated source of every catalogue kernel (s
     WARN("skipped: no nvcc at " << kNvcc);
     return;
   }
-  const auto dir = std::filesystem::temp_directory_path() / "fencelab_cuda_nvcc";
+  // One directory per process: two suites at once (a build tree and a worktree's) must not share it.
+  const auto dir = std::filesystem::temp_directory_path() / ("fencelab_cuda_nvcc_" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   size_t written = 0;
@@ -145,6 +147,7 @@ TEST_CASE("cuda: nvcc compiles the generated source of every catalogue kernel (s
   INFO(output);
   CHECK(code == 0);
   CHECK(!contains(output, "FAILED"));
+  if (code == 0) std::filesystem::remove_all(dir); // kept to look into after a failure
 }
 
 namespace {

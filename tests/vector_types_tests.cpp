@@ -72,8 +72,9 @@ TEST_CASE("what vector types do not cover is named at its place", "[frontend][la
   CHECK(error_messages(R"(
 //@ launch grid=1 block=1
 __device__ float4 f(float4 a) { return a; }
-__global__ void k() {}
-)") == std::vector<std::string>{"not supported: a function returning float4 (write its fields through a pointer instead)"});
+__global__ void k() { float4 v = make_float4(1, 2, 3, 4); float x = f(v).x; }
+)") == std::vector<std::string>{"not supported: a call of 'f', which returns float4, here (its value can initialize "
+                                "or be assigned to a float4, or be returned)"});
   CHECK(error_messages(R"(
 //@ launch grid=1 block=1
 //@ arg q.x = 1

@@ -87,13 +87,19 @@ void DirectiveReader::default_observed() {
 
 // observe-directive: 'observe' item { item }
 // item: NAME | NAME '[' constant ']' | NAME '[' constant ':' constant ']' | FUNCTION '.' LOCAL
+//       (NAME may be PARAMETER '.' FIELD, a struct kernel parameter's pointer field)
 void DirectiveReader::read_observe(Parser& parser) {
   if (parser.at_end()) return parser.error(parser.peek().range, "expected the items to observe");
   while (!parser.at_end()) {
     if (!parser.at(TokenKind::Identifier)) return parser.error(parser.peek().range, "expected a name to observe");
     const Token& name = parser.advance();
-    const std::string text(name.text);
-    if (parser.accept(TokenKind::Dot)) {
+    std::string text(name.text);
+    if (parser.at(TokenKind::Dot) && parser.peek(1).kind == TokenKind::Identifier &&
+        buffer_object(text + "." + std::string(parser.peek(1).text))) {
+      // `A.elements`: the buffer of a struct kernel parameter's pointer field.
+      parser.advance();
+      text += "." + std::string(parser.advance().text);
+    } else if (parser.accept(TokenKind::Dot)) {
       if (!parser.at(TokenKind::Identifier)) return parser.error(parser.peek().range, "expected a local variable name");
       const Token& local = parser.advance();
       const SourceRange range = SourceRange::join(name.range, local.range);

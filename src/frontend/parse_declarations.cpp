@@ -14,6 +14,8 @@ TranslationUnit Parser::parse_translation_unit() {
     if (!parse_cooperative_groups_namespace() && !skip_host_declaration(unit)) parse_top_level(unit);
     for (FunctionDeclPtr& method : m_struct_functions) unit.functions.push_back(std::move(method));
     m_struct_functions.clear();
+    for (VarDeclPtr& global : m_pending_globals) unit.globals.push_back(std::move(global));
+    m_pending_globals.clear();
     if (m_pos == before) advance(); // always make progress
     clear_panic();
   }
@@ -40,12 +42,14 @@ void Parser::skip_unsupported_block(SourceRange range, const std::string& featur
 void Parser::parse_top_level(TranslationUnit& unit) {
   if (accept(TokenKind::Semicolon)) return;
   std::vector<TemplateParam> template_params;
-  if (at(TokenKind::KwTemplate)) template_params = parse_template_header();
+  const bool templated = at(TokenKind::KwTemplate);
+  if (templated) template_params = parse_template_header();
   const Token& first = peek();
   switch (first.kind) {
   case TokenKind::KwStruct: case TokenKind::KwClass: case TokenKind::KwUnion:
     if (at_elaborated_struct()) break; // `struct S s;`: a variable
-    if (!template_params.empty()) return skip_unsupported_block(first.range, "struct and class templates");
+    if (templated && parse_shared_memory_template()) return;
+    if (templated) return skip_unsupported_block(first.range, "struct and class templates");
     return parse_struct_definition(false);
   case TokenKind::KwEnum:
     if (!template_params.empty()) error(first.range, "not supported: enumeration templates");
@@ -74,10 +78,13 @@ void Parser::parse_top_level(TranslationUnit& unit) {
   }
   if (peek(1).kind == TokenKind::LeftParen) {
     const Token name = advance();
-    if (spec.vector)
-      error(spec.range, "not supported: a function returning " + spec.vector->name +
-                            " (write its fields through a pointer instead)");
-    return parse_function(unit, spec, type, name, std::move(template_params));
+    if (spec.vector && type.is_pointer())
+      error(spec.range, "not supported: a function returning a pointer to " + spec.vector->name);
+    if (!spec.vector || type.is_pointer()) return parse_function(unit, spec, type, name, std::move(template_params));
+    m_function_returns = *spec.vector; // through its destination (parse_struct_returns.cpp)
+    parse_function(unit, spec, Type::of(ScalarType::Void), name, std::move(template_params));
+    m_function_returns.reset();
+    return;
   }
   if (!template_params.empty()) error(first.range, "not supported: variable templates");
   m_pos = declarator_start;
@@ -110,6 +117,7 @@ void Parser::parse_function(TranslationUnit& unit, const DeclSpecifiers& spec, T
   m_vector_locals.clear();
   m_reference_locals.clear();
   add_object_parameters(*function); // a member function's object (parse_struct_methods.cpp)
+  add_result_parameters(*function); // a returned struct's destination (parse_struct_returns.cpp)
   std::vector<std::optional<VectorType>> vector_parameters;
   std::vector<bool> reference_parameters;
   while (!at_end() && !at(TokenKind::RightParen)) {

@@ -3,6 +3,7 @@
 #include "fencelab/frontend/parser.h"
 
 #include <deque>
+#include <fmt/format.h>
 
 namespace fencelab {
 
@@ -403,12 +404,19 @@ ExprPtr Parser::parse_identifier_expression() {
     advance();
     return placeholder(name.range);
   }
+  if (m_shared_memory_templates.count(text) && at(TokenKind::Less)) return parse_shared_memory_value(name);
   if (ExprPtr member = parse_object_member(name)) return member;
   if (ExprPtr vector_member = parse_vector_member(name)) return vector_member;
   auto templ = m_template_functions.find(text);
   const bool explicit_arguments = templ != m_template_functions.end() && at(TokenKind::Less);
   if (explicit_arguments) parse_explicit_template_arguments(templ->second);
   if (at(TokenKind::LeftParen)) {
+    if (const auto returning = m_struct_returning.find(text); returning != m_struct_returning.end()) {
+      error(name.range, fmt::format("not supported: a call of '{}', which returns {}, here (its value can initialize "
+                                    "or be assigned to a {}, or be returned)",
+                                    text, returning->second.name, returning->second.name));
+      return placeholder(name.range);
+    }
     // call: identifier '(' [ assignment-expression { ',' assignment-expression } ] ')'
     advance();
     std::vector<ExprPtr> args = parse_call_arguments(text);

@@ -220,6 +220,7 @@ StmtPtr Parser::parse_jump() {
     return std::make_unique<SimpleStmt>(StmtKind::Null, start);
   }
   if (keyword.kind == TokenKind::KwReturn) {
+    if (m_function_returns) return parse_struct_return(start);
     ExprPtr value;
     if (!at(TokenKind::Semicolon)) value = parse_expression();
     expect(TokenKind::Semicolon, "';' after return");

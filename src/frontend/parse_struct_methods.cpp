@@ -271,19 +271,8 @@ void Parser::construct_struct_variable(std::vector<VarDeclPtr>& out, const Vecto
                              constructor, type.name));
     return;
   }
-  // The call stands as the initializer of a hidden variable declared after the fields:
-  // `(S::S(&s.f..., a), 0)`, run where the declaration is.
-  auto call = std::make_unique<Call>(range, constructor, var.name_range, std::move(args));
-  auto done = std::make_unique<VarDecl>();
-  done->name = var.name + ".constructed";
-  done->range = range;
-  done->name_range = var.name_range;
-  done->storage = StorageKind::Local;
-  done->type = Type::of(ScalarType::Int);
-  done->initializer = std::make_unique<Binary>(range, BinaryOp::Comma, std::move(call),
-                                               std::make_unique<Literal>(ExprKind::IntegerLiteral, range, 0,
-                                                                         Type::of(ScalarType::Int)));
-  out.push_back(std::move(done));
+  out.push_back(hidden_call_variable(var, std::make_unique<Call>(range, constructor, var.name_range, std::move(args)),
+                                     "constructed"));
 }
 
 } // namespace fencelab

@@ -180,8 +180,18 @@ void Parser::parse_vector_declarator(std::vector<VarDeclPtr>& out, const DeclSpe
   std::vector<ExprPtr> fields;
   const bool constructed = type.is_struct() && type.method(type.name) && !at(TokenKind::Equal);
   const bool equal = accept(TokenKind::Equal);
-  if (constructed) {
-    // A struct with a constructor: its fields are declared first, then constructed.
+  ExprPtr returning_call; // `S s = f(a);`: f writes s's fields (parse_struct_returns.cpp)
+  if (equal && struct_returning_call_at(type)) {
+    std::vector<ExprPtr> destination;
+    for (uint8_t k = 0; k < type.width; ++k)
+      destination.push_back(std::make_unique<NameRef>(var->name_range, var->name + "." + std::string(type.field_name(k))));
+    returning_call = parse_struct_returning_call(field_addresses(std::move(destination)));
+    if (var->storage != StorageKind::Local)
+      error(returning_call->range, "not supported: initializing a __device__ or __shared__ " + type.name +
+                                       " with a call (CUDA runs no code to initialize them)");
+  }
+  if (constructed || returning_call) {
+    // Its fields are declared first, then constructed or returned into.
   } else if (at(TokenKind::LeftBrace)) {
     // `= {a, b}`: aggregate initialization; fields not given are zero (C++ [dcl.init.aggr]).
     const SourceRange open = advance().range;
@@ -225,6 +235,7 @@ void Parser::parse_vector_declarator(std::vector<VarDeclPtr>& out, const DeclSpe
   }
   declare_vector_name(var->name, VectorVariable{type, false});
   if (constructed) construct_struct_variable(out, type, *var);
+  if (returning_call) out.push_back(hidden_call_variable(*var, std::move(returning_call), "returned"));
 }
 
 std::vector<VarDeclPtr> Parser::expand_vector_parameter(VarDeclPtr param, const VectorType& type) {
@@ -327,6 +338,12 @@ ExprPtr Parser::parse_vector_field(const VectorType& type, uint8_t field) {
       if (!same_vector_type(type, element)) return wrong_type(element.name);
       return parse_sequence_element_field(std::move(cast), element, field);
     }
+  }
+  if (token.kind == TokenKind::Identifier && peek(1).kind == TokenKind::LeftParen && m_struct_returning.count(text)) {
+    error(token.range, fmt::format("not supported: a call of '{}', which returns {}, here (its value can initialize "
+                                   "or be assigned to a {}, or be returned)",
+                                   text, m_struct_returning.at(text).name, m_struct_returning.at(text).name));
+    return placeholder(token.range);
   }
   if (type.is_struct())
     error(token.range, fmt::format("not supported: this {} value (write a {} variable, or an element p[i] of a {} "
@@ -589,6 +606,8 @@ ExprPtr Parser::parse_vector_assignment(const VectorType& type) {
   if (op.kind != TokenKind::Equal)
     error(op.range, fmt::format("not supported: compound assignment '{}' of a whole {} (CUDA defines no "
                                 "operators on vector types)", op.text, type.name));
+  if (struct_returning_call_at(type)) // `s = f(a);`: f writes the target's fields
+    return parse_struct_returning_call(field_addresses(std::move(targets)));
   std::vector<ExprPtr> values = parse_vector_value(type);
   ExprPtr chain;
   for (uint8_t k = 0; k < type.width; ++k) {

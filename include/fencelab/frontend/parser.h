@@ -224,6 +224,39 @@ private:
   /** The arguments of a call of `function` after its '(' (vector parameters take a whole vector's
    *  fields, reference parameters an object's address); the ')' is left. */
   std::vector<ExprPtr> parse_call_arguments(const std::string& function, TokenKind close = TokenKind::RightParen);
+  // Functions returning a struct or vector (parse_struct_returns.cpp): void functions whose
+  // first parameters are the destination's fields by reference (`result.f`).
+  /** In a function returning a struct or vector: its destination's fields as its first
+   *  parameters; the function is recorded in m_struct_returning. */
+  void add_result_parameters(FunctionDecl& function);
+  /** The struct (or vector) type a call at the cursor returns, where it is `type`; else null. */
+  const VectorType* struct_returning_call_at(const VectorType& type) const;
+  /** The call at the cursor of a function returning a struct, its destination's field addresses
+   *  (`destination`) first. */
+  ExprPtr parse_struct_returning_call(std::vector<ExprPtr> destination);
+  /** `&lvalue` of each. */
+  static std::vector<ExprPtr> field_addresses(std::vector<ExprPtr> lvalues);
+  /** A local `var.WHAT` whose initializer runs `call` where `var` is declared. */
+  static VarDeclPtr hidden_call_variable(const VarDecl& var, ExprPtr call, const char* what);
+  /** After `return` in a function returning a struct: the stores into its destination, then
+   *  the return. */
+  StmtPtr parse_struct_return(SourceRange keyword);
+  std::optional<VectorType> m_function_returns; ///< of the function being parsed
+  std::unordered_map<std::string, VectorType> m_struct_returning; ///< functions by name
+  // The SharedMemory<T> idiom (parse_shared_memory_struct.cpp).
+  struct SharedMemoryIdiom {
+    size_t type_start;      ///< token index of the extern __shared__ array's type
+    std::string array_name; ///< and its name
+  };
+  /** A struct template (or specialization) at the cursor (`struct`) whose members are all
+   *  conversion operators returning an extern __shared__ array: consumed and recorded; false
+   *  (nothing consumed) for any other. */
+  bool parse_shared_memory_template();
+  /** `NAME<T>()` after NAME, an idiom's template: the dynamic shared memory as a `T*`. */
+  ExprPtr parse_shared_memory_value(const Token& name);
+  std::unordered_map<std::string, SharedMemoryIdiom> m_shared_memory_templates;
+  bool m_shared_memory_declared = false;
+  std::vector<VarDeclPtr> m_pending_globals; ///< declared by the parser, not yet in the unit
   // Aliases and enumerations (parse_type_aliases.cpp).
   void parse_type_alias(bool file_scope);
   /** The enumerators, as const int variables of `storage`. */
