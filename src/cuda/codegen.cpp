@@ -156,7 +156,8 @@ std::set<BuiltinCategory> builtin_categories(const Program& program) {
 
 std::string parameter_list(const FunctionDecl& kernel) {
   std::vector<std::string> params;
-  for (const VarDeclPtr& p : kernel.params) params.push_back(fmt::format("{} {}", cuda_type(p->type, false), p->name));
+  for (const VarDeclPtr& p : kernel.params)
+    params.push_back(fmt::format("{} {}", cuda_type(p->type, false), cuda_identifier(p->name)));
   return fmt::format("{}", fmt::join(params, ", "));
 }
 
@@ -197,7 +198,7 @@ GeneratedCuda generate_plain(const Program& program) {
   printer.print_unit(out);
   const FunctionDecl& kernel = *program.launch.kernel;
   std::vector<std::string> args;
-  for (const VarDeclPtr& p : kernel.params) args.push_back(p->name);
+  for (const VarDeclPtr& p : kernel.params) args.push_back(cuda_identifier(p->name));
   out << "#line 1 \"fencelab-generated\"\n"
       << fmt::format("extern \"C\" __global__ void __fl_plain({}) {{\n  {}({});\n}}\n", parameter_list(kernel),
                      kernel.name, fmt::join(args, ", "));

@@ -92,7 +92,8 @@ ExprPtr Parser::parse_shared_memory_value(const Token& name) {
     m_pos = after;
     auto memory = std::make_unique<VarDecl>();
     memory->name = idiom.array_name;
-    memory->range = memory->name_range = range;
+    // Placed where the idiom's array is declared, before the kernels that use it.
+    memory->range = memory->name_range = m_tokens[idiom.type_start].range;
     memory->storage = StorageKind::Shared;
     memory->dynamic_shared = true;
     memory->type = element.value_or(Type::of(ScalarType::Int));
