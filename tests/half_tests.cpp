@@ -148,6 +148,19 @@ __global__ void k() { out = reinterpret_cast<int*>(h)[0]; }
   REQUIRE(!w.reports.empty());
 }
 
+TEST_CASE("half: a warp shuffle moves a __half (cuda_fp16.h's __shfl_xor_sync overload)", "[frontend][language][half]") {
+  CHECK(exact_outcomes(R"(
+#include <cuda_fp16.h>
+//@ launch grid=1 block=4
+//@ observe out
+__device__ half out[4];
+__global__ void k() {
+  half v = __int2half_rn(threadIdx.x) * __float2half(0.5f);
+  out[threadIdx.x] = __shfl_xor_sync(0xf, v, 1);
+}
+)") == std::set<std::string>{"out[0]=0.5 out[1]=0 out[2]=1.5 out[3]=1"});
+}
+
 TEST_CASE("half: `half` is still an ordinary name where it is not used as a type; templates take it",
           "[frontend][language][half]") {
   CHECK(exact_outcomes(R"(
@@ -159,10 +172,11 @@ __device__ int n;
 template <typename T> __device__ T square(T v) { return v * v; }
 __global__ void k(half* p) {
   const int half = 7;
-  n = half + sizeof(__half) * 10;
+  int m = 2;
+  n = half * m + (half & m) * 1000 + sizeof(__half) * 100;
   p[1] = square(p[0]) + static_cast<__half>(half);
 }
-)") == std::set<std::string>{"p[0]=3 p[1]=16 n=27"});
+)") == std::set<std::string>{"p[0]=3 p[1]=16 n=2214"});
   CHECK(exact_outcomes(R"(
 //@ template T=half
 //@ launch grid=1 block=1

@@ -270,6 +270,8 @@ ExprPtr Parser::parse_primary() {
     return parse_literal();
   case TokenKind::Identifier:
     if (cooperative_groups_name_at(0)) return parse_cooperative_groups_expression();
+    // In an expression `half` is the type only in a functional cast (names_half_type).
+    if (token.text == "half" && peek(1).kind != TokenKind::LeftParen) return parse_identifier_expression();
     if (!is_type_start()) return parse_identifier_expression();
     [[fallthrough]];
   case TokenKind::KwInt: case TokenKind::KwUnsigned: case TokenKind::KwSigned:

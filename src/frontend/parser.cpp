@@ -105,10 +105,14 @@ bool Parser::names_half_type(size_t ahead) const {
   const TokenKind before = ahead > 0 ? peek(ahead - 1).kind : TokenKind::EndOfFile;
   switch (next) {
   case TokenKind::Identifier: case TokenKind::LeftParen: case TokenKind::EndOfFile: return true;
-  case TokenKind::Star: case TokenKind::Amp:
-    return after == TokenKind::Identifier || after == TokenKind::RightParen || after == TokenKind::Greater ||
-           after == TokenKind::Star || after == TokenKind::KwConst || after == TokenKind::KwVolatile ||
+  case TokenKind::Star: case TokenKind::Amp: {
+    const bool pointer_type_follows = after == TokenKind::RightParen || after == TokenKind::Star ||
+                                      after == TokenKind::KwConst || after == TokenKind::KwVolatile;
+    // After '(' a name there would be an expression: `(half*)p` is a cast, `(half * n)` is not.
+    if (ahead > 0 && before == TokenKind::LeftParen) return pointer_type_follows;
+    return pointer_type_follows || after == TokenKind::Identifier || after == TokenKind::Greater ||
            after == TokenKind::KwRestrict;
+  }
   case TokenKind::RightParen: return before == TokenKind::LeftParen;
   case TokenKind::Greater: return ahead > 0 && before == TokenKind::Less;
   default: return false;

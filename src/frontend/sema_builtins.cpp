@@ -131,7 +131,7 @@ void Sema::check_builtin_call(Call& call, const BuiltinInfo& info) {
       value.is_const = value.is_volatile = false;
       if (value.is_pointer() || !value.is_arithmetic()) {
         error(var->range, "'" + call.callee + "' shuffles int, unsigned, long long, unsigned long long, "
-                          "float or double values, not '" + var->type.to_string() + "'");
+                          "float, double or __half values, not '" + var->type.to_string() + "'");
         return;
       }
       if (value.is_integer() && scalar_size(value.scalar) < 4) value = promote(var); // bool, char, short
