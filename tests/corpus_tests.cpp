@@ -27,6 +27,7 @@ constexpr const char* kClean = "summary: 0 errors, 0 warnings";
 const CorpusCase kCases[] = {
   {"vector_add.cu", 0, "c[0]=11 c[1]=22 c[2]=33 c[3]=44 c[4]=55 c[5]=66", 0, kClean, "c[0]=11 c[1]=22"},
   {"saxpy.cu", 0, "y[0]=1 y[1]=4 y[2]=7 y[3]=10 y[4]=13 y[5]=16", 0, kClean, "y[5]=16"},
+  {"half_saxpy.cu", 0, "y[0]=1 y[1]=3 y[2]=5 y[3]=7 y[4]=2048 y[5]=0.75", 0, kClean, "y[4]=2048"},
   {"saxpy_float4.cu", 0, "y[0]=3 y[1]=5 y[2]=7 y[3]=9 y[4]=11 y[5]=13 y[6]=15 y[7]=17", 0, kClean, "y[7]=17"},
   {"transpose_tiled.cu", 0, "out[0]=0 out[1]=4 out[2]=8 out[3]=12 out[4]=1", 0, kClean, "out[15]=15"},
   {"matmul_tiled.cu", 0, "C[0]=19 C[1]=22 C[2]=43 C[3]=50", 0, kClean, "C[0]=19 C[1]=22 C[2]=43 C[3]=50"},

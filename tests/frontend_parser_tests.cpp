@@ -157,13 +157,13 @@ __host__ __device__ int both(int a) { return a; }
   CHECK(unit.functions[2]->space == FunctionSpace::HostDevice);
 }
 
-TEST_CASE("parser: vector types and dim3 declare one variable per field; half is named as not supported",
+TEST_CASE("parser: vector types and dim3 declare one variable per field; half2 is named as not supported",
           "[frontend][parser]") {
   auto parsed = parse(R"(
 __device__ void f() {
   float4 v;
   int2 p;
-  half h;
+  half2 h;
   dim3 d;
   ulonglong3 u;
   int x = 1;
@@ -171,7 +171,7 @@ __device__ void f() {
 )");
   const std::vector<std::string> messages = messages_of(*parsed);
   REQUIRE(messages.size() == 1);
-  CHECK(messages[0] == "not supported: half-precision type 'half'");
+  CHECK(messages[0] == "not supported: half-precision type 'half2'");
   REQUIRE(parsed->unit.functions.size() == 1);
   const auto& body = parsed->unit.functions[0]->body->body;
   REQUIRE(body.size() == 6);

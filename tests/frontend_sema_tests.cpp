@@ -249,14 +249,14 @@ __global__ void k() {
 )");
   REQUIRE_FALSE(c->program);
   CHECK(c->messages() ==
-        "k.cu:9:13: error: 'atomicAdd' needs a pointer to int, unsigned int, unsigned long long, float or double "
-        "as its first argument, not 'short*'\n"
+        "k.cu:9:13: error: 'atomicAdd' needs a pointer to int, unsigned int, unsigned long long, float, double "
+        "or __half as its first argument, not 'short*'\n"
         "k.cu:10:3: error: cannot modify 'K' (it is const)\n"
         "k.cu:11:3: error: unknown identifier 'y'\n"
         "k.cu:12:3: error: function 'g' takes 1 argument, but 2 were given\n"
         "k.cu:13:14: error: cannot convert 'short*' to 'float*' in the initializer of 'f'\n"
-        "k.cu:14:31: error: '__shfl_sync' shuffles int, unsigned, long long, unsigned long long, float or "
-        "double values, not 'int*'\n"
+        "k.cu:14:31: error: '__shfl_sync' shuffles int, unsigned, long long, unsigned long long, float, "
+        "double or __half values, not 'int*'\n"
         "k.cu:15:3: error: '__syncthreads' takes 0 arguments, but 1 was given\n"
         "k.cu:16:3: error: break outside a loop or switch\n");
 }

@@ -88,9 +88,10 @@ __device__ void __fl_stress(unsigned* s, unsigned mask, unsigned iterations) {{
 }}
 )";
 
-/** Visits every expression and statement of every function. */
+/** Visits every expression and statement of every function (and, if asked, every local). */
 struct Walker {
   std::function<void(const Expr&)> on_expr;
+  std::function<void(const VarDecl&)> on_local = [](const VarDecl&) {};
   void walk(const Expr& e) {
     on_expr(e);
     switch (e.kind) {
@@ -113,8 +114,10 @@ struct Walker {
     switch (s.kind) {
     case StmtKind::Compound: for (const StmtPtr& x : as<Compound>(s).body) walk(*x); break;
     case StmtKind::Declaration:
-      for (const VarDeclPtr& v : as<Declaration>(s).variables)
+      for (const VarDeclPtr& v : as<Declaration>(s).variables) {
+        on_local(*v);
         if (v->initializer) walk(*v->initializer);
+      }
       break;
     case StmtKind::ExprStmt: walk(*as<ExprStmt>(s).expr); break;
     case StmtKind::If:
@@ -154,6 +157,16 @@ std::set<BuiltinCategory> builtin_categories(const Program& program) {
   return used;
 }
 
+// cuda_fp16.h: __half and its operators and intrinsics. NVRTC finds the header through the
+// include path gpu_runner.cpp gives it. A half is recorded as its 16 bits (frontend/types.h).
+constexpr const char* kHalfPrelude = R"(#include <cuda_fp16.h>
+__device__ __forceinline__ __fl_u64 __fl_word(__half v) { return (__fl_u64)__half_as_ushort(v); }
+)";
+
+std::string prelude(const Program& program) {
+  return std::string(kPrelude) + (uses_half(program) ? kHalfPrelude : "");
+}
+
 std::string parameter_list(const FunctionDecl& kernel) {
   std::vector<std::string> params;
   for (const VarDeclPtr& p : kernel.params)
@@ -191,9 +204,25 @@ bool can_pack(const Program& program, uint32_t block_threads) {
 
 } // namespace
 
+// Any type in the program that is __half (or a pointer to it): the source then includes
+// cuda_fp16.h, which defines it, and __fl_word gets an overload for it.
+bool uses_half(const Program& program) {
+  bool found = false;
+  const auto note = [&found](const Type& type) { found = found || type.scalar == ScalarType::Half; };
+  for (const MemoryObject& o : program.memory_objects) note(o.element_type);
+  for (const VarDeclPtr& v : program.unit.globals) note(v->type);
+  for (const FunctionDeclPtr& f : program.unit.functions) {
+    note(f->return_type);
+    for (const VarDeclPtr& p : f->params) note(p->type);
+  }
+  Walker walker{[&](const Expr& e) { note(e.type); }, [&](const VarDecl& v) { note(v.type); }};
+  walker.walk(program);
+  return found;
+}
+
 GeneratedCuda generate_plain(const Program& program) {
   std::ostringstream out;
-  out << kPrelude << fmt::format(kPlainRecording, std::max<size_t>(1, program.observed.size()));
+  out << prelude(program) << fmt::format(kPlainRecording, std::max<size_t>(1, program.observed.size()));
   CudaPrinter printer(program, false);
   printer.print_unit(out);
   const FunctionDecl& kernel = *program.launch.kernel;
@@ -255,7 +284,7 @@ GeneratedCuda generate_litmus(const Program& program) {
   const size_t results = std::max<size_t>(1, program.observed.size());
 
   std::ostringstream out;
-  out << kPrelude << fmt::format(kLitmusContext, objects);
+  out << prelude(program) << fmt::format(kLitmusContext, objects);
   CudaPrinter printer(program, true);
   const bool logical_barriers =
       shape.slots_per_block > 1 && builtin_categories(program).count(BuiltinCategory::Barrier) != 0;

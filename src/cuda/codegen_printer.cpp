@@ -43,6 +43,10 @@ std::string cuda_literal(Word value, const Type& type) {
     if (std::isfinite(d)) return fmt::format("({:a})", d);
     return fmt::format("__longlong_as_double((long long)0x{:x}ull)", value);
   }
+  case ScalarType::Half:
+    // The bits, through cuda_fp16.h's constexpr constructor from __half_raw: exact, and a
+    // constant initializer (a __device__ variable may have no dynamic initialization).
+    return fmt::format("__half(__half_raw{{(unsigned short)0x{:04x}u}})", uint16_t(value));
   case ScalarType::Int: {
     const int64_t v = int64_t(value);
     if (v == INT32_MIN) return "(-2147483647 - 1)";

@@ -19,7 +19,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <map>
 #include <numeric>
 #include <regex>
@@ -118,6 +120,22 @@ GpuStatus wait_for(GpuSession& s, double seconds, std::string& message) {
     if (fl_result != CUDA_SUCCESS) return s.fail(fl_result, #call);                                \
   } while (0)
 
+/** The CUDA toolkit's include directory holding cuda_fp16.h ($CUDA_HOME, $CUDA_PATH, then
+ *  /usr/local/cuda), for kernels that use __half: NVRTC is not sure to have the header built
+ *  in (its "Builtin headers" list varies by version). Empty when none has it. */
+std::string cuda_include_directory() {
+  std::vector<std::string> roots;
+  for (const char* variable : {"CUDA_HOME", "CUDA_PATH"})
+    if (const char* value = std::getenv(variable); value != nullptr && *value != '\0') roots.emplace_back(value);
+  roots.emplace_back("/usr/local/cuda");
+  for (const std::string& root : roots) {
+    std::error_code ignored;
+    if (std::filesystem::exists(std::filesystem::path(root) / "include" / "cuda_fp16.h", ignored))
+      return root + "/include";
+  }
+  return {};
+}
+
 GpuStatus compile(GpuSession& s, const Program& program, const std::string& source, std::string& message) {
   std::string error;
   if (!load_nvrtc(s.nvrtc, error)) {
@@ -131,8 +149,12 @@ GpuStatus compile(GpuSession& s, const Program& program, const std::string& sour
     return GpuStatus::NoCompiler;
   }
   const std::string arch = fmt::format("--gpu-architecture=sm_{}{}", s.major, s.minor);
-  const char* options[] = {arch.c_str(), "--std=c++17"};
-  const nvrtcResult compiled = s.nvrtc.nvrtcCompileProgram(prog, 2, options);
+  std::vector<std::string> option_texts{arch, "--std=c++17"};
+  if (uses_half(program))
+    if (const std::string include = cuda_include_directory(); !include.empty()) option_texts.push_back("-I" + include);
+  std::vector<const char*> options;
+  for (const std::string& text : option_texts) options.push_back(text.c_str());
+  const nvrtcResult compiled = s.nvrtc.nvrtcCompileProgram(prog, int(options.size()), options.data());
   size_t log_size = 0;
   s.nvrtc.nvrtcGetProgramLogSize(prog, &log_size);
   std::string log(log_size, '\0');

@@ -2,6 +2,8 @@
 // as the GPU's add/mul instructions do, PTX ISA 9.7.1); signed overflow is not diagnosed.
 #include "fencelab/frontend/operators.h"
 
+#include "fencelab/frontend/half.h"
+
 #include <bit>
 #include <cmath>
 
@@ -34,6 +36,17 @@ Word compare(Word a, Word b, const Type& type, Compare cmp) {
 }
 
 Word floating_binary(BinaryOp op, Word a, Word b, const Type& type, ArithmeticError& error) {
+  if (type.scalar == ScalarType::Half) {
+    // cuda_fp16.hpp's operators on two __half: __hadd, __hsub, __hmul, __hdiv (half.h).
+    const HalfBits x = HalfBits(a), y = HalfBits(b);
+    switch (op) {
+    case BinaryOp::Multiply: return half_mul(x, y);
+    case BinaryOp::Divide: return half_div(x, y);
+    case BinaryOp::Add: return half_add(x, y);
+    case BinaryOp::Subtract: return half_sub(x, y);
+    default: error = ArithmeticError::NotArithmetic; return 0;
+    }
+  }
   if (type.scalar == ScalarType::Float) {
     // Single precision is computed in single precision, as the device does.
     const float x = std::bit_cast<float>(uint32_t(a)), y = std::bit_cast<float>(uint32_t(b));
@@ -104,6 +117,7 @@ Word apply_unary(UnaryOp op, Word operand, const Type& type, const Type& result_
   switch (op) {
   case UnaryOp::Plus: return convert_word(operand, type, result_type);
   case UnaryOp::Negate:
+    if (type.scalar == ScalarType::Half && !type.is_pointer()) return half_neg(HalfBits(operand)); // __hneg
     if (type.is_floating()) return from_double(-to_double(operand, type), result_type);
     return canonical_word(Word(0) - operand, result_type);
   case UnaryOp::LogicalNot: return boolean(!word_is_true(operand, type));

@@ -275,6 +275,8 @@ ExprPtr Parser::parse_primary() {
     return parse_literal();
   case TokenKind::Identifier:
     if (cooperative_groups_name_at(0)) return parse_cooperative_groups_expression();
+    // In an expression `half` is the type only in a functional cast (names_half_type).
+    if (token.text == "half" && peek(1).kind != TokenKind::LeftParen) return parse_identifier_expression();
     // `S::f()`, a struct's static member function, is no functional cast.
     if (!is_type_start() || peek(1).kind == TokenKind::ColonColon) return parse_identifier_expression();
     [[fallthrough]];

@@ -11,11 +11,10 @@ namespace {
 
 constexpr int kMaxNesting = 200;
 
-/** The diagnostic for one of CUDA's built-in types that fencelab does not model (Programming
- *  Guide, "Built-in Vector Types"; cuda_fp16.h, cuda_bf16.h); empty for any other name. */
+/** The diagnostic for one of CUDA's built-in types that fencelab does not model (cuda_fp16.h's
+ *  half2, cuda_bf16.h); empty for any other name. */
 std::string unsupported_type_message(std::string_view name) {
-  if (name == "half" || name == "__half" || name == "half2" || name == "__half2" || name == "__nv_bfloat16" ||
-      name == "__nv_bfloat162")
+  if (name == "half2" || name == "__half2" || name == "__nv_bfloat16" || name == "__nv_bfloat162")
     return fmt::format("not supported: half-precision type '{}'", name);
   return {};
 }
@@ -90,6 +89,36 @@ bool Parser::names_unsupported_type(size_t ahead) const {
   return next == TokenKind::Identifier || (next == TokenKind::Star && peek(ahead + 2).kind == TokenKind::Identifier);
 }
 
+// cuda_fp16.h's `__half` and its typedef `half`. `__half` is a reserved name, always the type.
+// Kernels also use `half` as an ordinary name (`const int half = n / 2;`), which C++ allows
+// even with the header (a local hides the typedef), so `half` is the type only where it reads
+// as one: before a declarator (`half h`, `half* p`, `half& r`), in a functional cast
+// (`half(x)`), between parentheses after one (`(half)x`, `sizeof(half)`: `ahead` > 0, so not
+// an argument `f(half)`), between angle brackets (`static_cast<half>`, `f<half>`), and where a
+// directive expects a type (`T=half` at the end of its tokens; `half[8]` is parsed as a type).
+bool Parser::names_half_type(size_t ahead) const {
+  const Token& token = peek(ahead);
+  if (token.kind != TokenKind::Identifier) return false;
+  if (token.text == "__half") return true;
+  if (token.text != "half") return false;
+  const TokenKind next = peek(ahead + 1).kind, after = peek(ahead + 2).kind;
+  const TokenKind before = ahead > 0 ? peek(ahead - 1).kind : TokenKind::EndOfFile;
+  switch (next) {
+  case TokenKind::Identifier: case TokenKind::LeftParen: case TokenKind::EndOfFile: return true;
+  case TokenKind::Star: case TokenKind::Amp: {
+    const bool pointer_type_follows = after == TokenKind::RightParen || after == TokenKind::Star ||
+                                      after == TokenKind::KwConst || after == TokenKind::KwVolatile;
+    // After '(' a name there would be an expression: `(half*)p` is a cast, `(half * n)` is not.
+    if (ahead > 0 && before == TokenKind::LeftParen) return pointer_type_follows;
+    return pointer_type_follows || after == TokenKind::Identifier || after == TokenKind::Greater ||
+           after == TokenKind::KwRestrict;
+  }
+  case TokenKind::RightParen: return before == TokenKind::LeftParen;
+  case TokenKind::Greater: return ahead > 0 && before == TokenKind::Less;
+  default: return false;
+  }
+}
+
 bool Parser::is_type_start(size_t ahead) const {
   const Token& token = peek(ahead);
   switch (token.kind) {
@@ -106,7 +135,7 @@ bool Parser::is_type_start(size_t ahead) const {
     return true;
   case TokenKind::Identifier:
     return typedef_names().count(token.text) > 0 || m_type_aliases.count(std::string(token.text)) > 0 ||
-           named_vector_type(token.text).has_value() || names_unsupported_type(ahead);
+           named_vector_type(token.text).has_value() || names_unsupported_type(ahead) || names_half_type(ahead);
   default:
     return false;
   }
@@ -184,6 +213,12 @@ bool Parser::parse_decl_specifiers(DeclSpecifiers& spec) {
         break;
       }
       if (base != Base::None || longs || shorts || unsigneds || signeds) goto done;
+      // Here a type is expected, so `half` is the type whatever follows (names_half_type).
+      if (token.text == "half" || token.text == "__half") {
+        base = Base::Typedef;
+        typedef_scalar = ScalarType::Half;
+        break;
+      }
       if (std::optional<VectorType> vector = named_vector_type(token.text)) {
         base = Base::Vector;
         spec.vector = std::move(vector);

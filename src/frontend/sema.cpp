@@ -235,6 +235,16 @@ void Sema::check_variable_initializer(VarDecl& var) {
     error(var.initializer->range, "__shared__ variables cannot have an initializer");
     return;
   }
+  if ((var.storage == StorageKind::Global || var.storage == StorageKind::Constant) &&
+      var.type.scalar == ScalarType::Half && !var.type.is_pointer()) {
+    // cuda_fp16.hpp's constructors from float, double and int are not constexpr, so nvcc
+    // refuses them here: "dynamic initialization is not supported for a __device__ variable".
+    error(var.initializer->range, "not supported: an initializer on a __device__ or __constant__ __half "
+                                  "(nvcc refuses it: cuda_fp16.h's conversions are not constant expressions, and "
+                                  "such a variable cannot be initialized dynamically); give its value with "
+                                  "//@ init " + var.name + " = VALUE, or assign it in the kernel");
+    return;
+  }
   if (var.initializer->kind == ExprKind::InitList) {
     auto& list = as<InitList>(*var.initializer);
     if (!var.is_array && list.elements.size() != 1) {

@@ -14,7 +14,8 @@ std::string arguments_text(size_t n) { return std::to_string(n) + (n == 1 ? " ar
 /** The element types an atomic accepts (Programming Guide 10.14), by the name without scope. */
 std::vector<ScalarType> atomic_types(std::string_view base) {
   using S = ScalarType;
-  if (base == "atomicAdd") return {S::Int, S::UInt, S::ULongLong, S::Float, S::Double};
+  // atomicAdd(__half*, __half): cuda_fp16.h, compute capability 7.x and higher.
+  if (base == "atomicAdd") return {S::Int, S::UInt, S::ULongLong, S::Float, S::Double, S::Half};
   if (base == "atomicSub") return {S::Int, S::UInt};
   if (base == "atomicExch") return {S::Int, S::UInt, S::ULongLong, S::Float};
   if (base == "atomicMin" || base == "atomicMax") return {S::Int, S::UInt, S::ULongLong, S::LongLong};
@@ -54,6 +55,21 @@ std::optional<Signature> fixed_signature(Builtin builtin) {
   case Builtin::UintAsFloat: return Signature{of(S::UInt), of(S::Float)};
   case Builtin::DoubleAsLongLong: return Signature{of(S::Double), of(S::LongLong)};
   case Builtin::LongLongAsDouble: return Signature{of(S::LongLong), of(S::Double)};
+  // cuda_fp16.h's declarations.
+  case Builtin::Float2half: case Builtin::Float2halfRn: return Signature{of(S::Float), of(S::Half)};
+  case Builtin::Double2half: return Signature{of(S::Double), of(S::Half)};
+  case Builtin::Half2float: return Signature{of(S::Half), of(S::Float)};
+  case Builtin::Int2halfRn: return Signature{of(S::Int), of(S::Half)};
+  case Builtin::Half2intRn: case Builtin::Half2intRz: return Signature{of(S::Half), of(S::Int)};
+  case Builtin::Hadd: case Builtin::Hsub: case Builtin::Hmul: case Builtin::Hdiv: case Builtin::Hneg:
+  case Builtin::Habs: case Builtin::Hfma: case Builtin::Hmax: case Builtin::Hmin:
+    return Signature{of(S::Half), of(S::Half)};
+  case Builtin::Heq: case Builtin::Hne: case Builtin::Hlt: case Builtin::Hle: case Builtin::Hgt: case Builtin::Hge:
+    return Signature{of(S::Half), of(S::Bool)};
+  case Builtin::UshortAsHalf: return Signature{of(S::UShort), of(S::Half)};
+  case Builtin::HalfAsUshort: return Signature{of(S::Half), of(S::UShort)};
+  case Builtin::ShortAsHalf: return Signature{of(S::Short), of(S::Half)};
+  case Builtin::HalfAsShort: return Signature{of(S::Half), of(S::Short)};
   default: return std::nullopt;
   }
 }
@@ -115,7 +131,7 @@ void Sema::check_builtin_call(Call& call, const BuiltinInfo& info) {
       value.is_const = value.is_volatile = false;
       if (value.is_pointer() || !value.is_arithmetic()) {
         error(var->range, "'" + call.callee + "' shuffles int, unsigned, long long, unsigned long long, "
-                          "float or double values, not '" + var->type.to_string() + "'");
+                          "float, double or __half values, not '" + var->type.to_string() + "'");
         return;
       }
       if (value.is_integer() && scalar_size(value.scalar) < 4) value = promote(var); // bool, char, short
@@ -136,6 +152,9 @@ void Sema::check_builtin_call(Call& call, const BuiltinInfo& info) {
       if (arg->type.scalar == ScalarType::Float && !arg->type.is_pointer()) insert_cast(arg, of(ScalarType::Double));
       else if (arg->type.is_integer()) promote(arg);
       else if (arg->type.is_void()) error(arg->range, "a void value cannot be printed");
+      else if (arg->type.scalar == ScalarType::Half && !arg->type.is_pointer())
+        // A class object passed through `...` prints its bits, not its value, on the device.
+        error(arg->range, "printf cannot print a __half (it is a struct in CUDA); pass __half2float(h)");
     }
     return;
   }

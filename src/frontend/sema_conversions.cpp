@@ -48,6 +48,14 @@ Type promoted_type(const Type& type) {
 }
 
 Type common_arithmetic_type(const Type& lhs, const Type& rhs) {
+  // __half is a class in CUDA (sema_half.cpp): operators reach here with two of them; min,
+  // max and the like compute a __half with another type in that type, or in float.
+  const bool lhs_half = lhs.scalar == ScalarType::Half, rhs_half = rhs.scalar == ScalarType::Half;
+  if (lhs_half && rhs_half) return Type::of(ScalarType::Half);
+  if (lhs_half || rhs_half) {
+    const ScalarType other = lhs_half ? rhs.scalar : lhs.scalar;
+    return Type::of(other == ScalarType::Double ? ScalarType::Double : ScalarType::Float);
+  }
   if (lhs.scalar == ScalarType::Double || rhs.scalar == ScalarType::Double) return Type::of(ScalarType::Double);
   if (lhs.scalar == ScalarType::Float || rhs.scalar == ScalarType::Float) return Type::of(ScalarType::Float);
   const ScalarType a = promoted_type(lhs).scalar, b = promoted_type(rhs).scalar;

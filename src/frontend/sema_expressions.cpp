@@ -193,6 +193,7 @@ void Sema::check_binary(ExprPtr& expr) {
   check_expr(binary.rhs);
   const Type lhs = binary.lhs->type, rhs = binary.rhs->type;
   binary.type = Type::of(ScalarType::Int);
+  if (check_half_binary(binary)) return;
   switch (binary.op) {
   case BinaryOp::Comma:
     binary.type = unqualified(rhs);
@@ -277,6 +278,7 @@ void Sema::check_assign(Assign& assign) {
     assign.computation_type = unqualified(lhs);
     return;
   }
+  if (check_half_compound_assignment(assign)) return;
   const BinaryOp op = *assign.compound;
   const Type rhs = assign.rhs->type;
   const std::string spelling = std::string(binary_op_spelling(op)) + "=";
@@ -310,6 +312,7 @@ void Sema::check_conditional(Conditional& conditional) {
   check_expr(conditional.else_value);
   const Type a = conditional.then_value->type, b = conditional.else_value->type;
   conditional.type = Type::of(ScalarType::Int);
+  if (check_half_conditional(conditional)) return;
   if (a.is_arithmetic() && b.is_arithmetic()) {
     conditional.type = usual_arithmetic_conversions(conditional.then_value, conditional.else_value);
   } else if (a.is_void() && b.is_void()) {

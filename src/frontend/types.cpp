@@ -1,6 +1,8 @@
 // Types of the kernel language and the canonical word representation (see types.h).
 #include "fencelab/frontend/types.h"
 
+#include "fencelab/frontend/half.h"
+
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -63,6 +65,28 @@ uint64_t integer_from_floating(double value, const Type& to) {
   return uint64_t(std::trunc(value));
 }
 
+/**
+ * Conversions to and from __half, as cuda_fp16.hpp defines them (its constructors and
+ * conversion operators): from float, double and the integers rounded once to nearest even
+ * (__float2half, __double2half, __int2half_rn, __ll2half_rn, ...; a double is not rounded to
+ * float first); to float and double exactly; to the integers toward zero, saturating, NaN
+ * to 0 (__half2int_rz, __half2ll_rz, ...; operator int()), and to bool by `operator bool()`:
+ * true unless +0 or -0 (a NaN is true).
+ */
+Word convert_half_word(Word value, const Type& from, const Type& to) {
+  if (from.scalar == ScalarType::Half) {
+    const HalfBits bits = HalfBits(value);
+    if (to.scalar == ScalarType::Half) return bits;
+    if (to.scalar == ScalarType::Bool) return (bits & 0x7fffu) != 0 ? 1 : 0;
+    if (to.scalar == ScalarType::Float) return word_from_float(half_to_float(bits));
+    if (to.scalar == ScalarType::Double) return word_from_double_bits(half_to_double(bits));
+    return integer_from_floating(half_to_double(bits), to);
+  }
+  if (from.scalar == ScalarType::Float) return half_from_double(double(float_from_word(value)));
+  if (from.scalar == ScalarType::Double) return half_from_double(double_from_word(value));
+  return from.is_signed() ? half_from_int64(int64_t(value)) : half_from_uint64(value);
+}
+
 } // namespace
 
 const char* scalar_spelling(ScalarType scalar) { return info(scalar).spelling; }
@@ -94,7 +118,7 @@ Type Type::pointee() const {
 
 bool Type::is_integer() const { return !is_pointer() && scalar_is_integer(scalar); }
 bool Type::is_floating() const {
-  return !is_pointer() && (scalar == ScalarType::Float || scalar == ScalarType::Double);
+  return !is_pointer() && (scalar == ScalarType::Float || scalar == ScalarType::Double || scalar == ScalarType::Half);
 }
 bool Type::is_signed() const { return !is_pointer() && scalar_is_signed(scalar); }
 uint32_t Type::size() const { return is_pointer() ? 8 : scalar_size(scalar); }
@@ -124,6 +148,7 @@ Word canonical_word(Word raw, const Type& type) {
   case ScalarType::Bool: return raw != 0 ? 1 : 0;
   case ScalarType::Float: return raw & 0xffffffffu;
   case ScalarType::Double: return raw;
+  case ScalarType::Half: return raw & 0xffffu;
   default: return extend_integer(raw, type.size(), type.is_signed());
   }
 }
@@ -143,6 +168,7 @@ Word convert_word(Word value, const Type& from, const Type& to) {
     return to.is_pointer() ? value : canonical_word(value, to);
   }
   if (to.scalar == ScalarType::Void) return 0;
+  if (from.scalar == ScalarType::Half || to.scalar == ScalarType::Half) return convert_half_word(value, from, to);
   if (from.is_floating()) {
     const double v =
         from.scalar == ScalarType::Float ? double(float_from_word(value)) : double_from_word(value);
@@ -191,6 +217,7 @@ std::string format_word(Word value, const Type& type) {
   case ScalarType::Bool: return value ? "true" : "false";
   case ScalarType::Float: return fmt::format("{}", float_from_word(value));
   case ScalarType::Double: return fmt::format("{}", double_from_word(value));
+  case ScalarType::Half: return fmt::format("{}", half_to_float(HalfBits(value)));
   default:
     if (type.is_signed()) return fmt::format("{}", int64_t(value));
     return fmt::format("{}", uint64_t(value));

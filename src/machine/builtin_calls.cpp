@@ -1,5 +1,6 @@
 // Builtin functions: math, bit casts, fences, barriers, atomics, printf (builtins.def).
 #include "fencelab/machine/atomic_update.h"
+#include "half_builtins.h"
 #include "machine_impl.h"
 
 #include <bit>
@@ -17,6 +18,7 @@ constexpr uint64_t kClockStep = 1000; ///< clock()/clock64() cycles between two 
 
 /** A math builtin applied to already-converted arguments; the result has `result`. */
 Word math(Builtin b, const std::vector<Word>& a, const std::vector<Type>& at, const Type& result) {
+  if (const std::optional<Word> half = half_builtin(b, a)) return *half;
   auto d = [&](size_t i) { return as_double(a[i], at[i]); };
   auto real = [&result](double v) { return word_from_double(v, result); };
   auto single = [&result](float v) { return word_from_double(double(v), result); };

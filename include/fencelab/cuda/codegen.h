@@ -47,6 +47,9 @@ struct GeneratedCuda {
 /** A canonical word of `type` as a CUDA expression of exactly that type. */
 std::string cuda_literal(Word value, const Type& type);
 
+/** Whether the Program uses __half anywhere: its source then includes cuda_fp16.h. */
+bool uses_half(const Program& program);
+
 /** Plain mode: the kernel as written, plus the recording of observed locals. */
 GeneratedCuda generate_plain(const Program& program);
 

@@ -153,6 +153,8 @@ private:
   void parse_explicit_template_arguments(const std::vector<TemplateParam>& params);
   bool parse_decl_specifiers(DeclSpecifiers& specifiers);
   bool names_unsupported_type(size_t ahead) const;
+  /** Whether the token `ahead` is cuda_fp16.h's `__half` or `half` used as a type (parser.cpp). */
+  bool names_half_type(size_t ahead) const;
   /** `*`s with their qualifiers, then a `&`: a reference where `reference` is given (set to
    *  whether there was one), an error elsewhere. */
   Type parse_pointers(Type base, bool* reference = nullptr);

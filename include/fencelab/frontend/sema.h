@@ -108,6 +108,12 @@ private:
   bool deduce_template_type(const Call& call, const FunctionDecl& function, const TemplateParam& param);
   bool require_lvalue(const Expr& expr, const char* what);
 
+  // sema_half.cpp: operators on __half, as cuda_fp16.hpp's overloads resolve. Each returns
+  // whether it handled the expression (an operand is a __half).
+  bool check_half_binary(Binary& binary);
+  bool check_half_compound_assignment(Assign& assign);
+  bool check_half_conditional(Conditional& conditional);
+
   // sema_conversions.cpp
   /** Wraps `expr` in an implicit Cast to `type` unless it already has that type. */
   void insert_cast(ExprPtr& expr, const Type& type);

@@ -5,6 +5,8 @@
 //  - bool: 0 or 1;
 //  - float: its IEEE-754 bit pattern in the low 32 bits (upper bits zero);
 //  - double: its IEEE-754 bit pattern;
+//  - __half (`half`, cuda_fp16.h): its IEEE-754 binary16 bit pattern in the low 16 bits
+//    (upper bits zero); frontend/half.h has its conversions and arithmetic;
 //  - pointers: see machine/pointer.h (kind, object, byte offset).
 #pragma once
 
@@ -30,7 +32,8 @@ using Word = uint64_t;
   X(LongLong, "long long", 8, true, true)                                                          \
   X(ULongLong, "unsigned long long", 8, true, false)                                               \
   X(Float, "float", 4, false, true)                                                                \
-  X(Double, "double", 8, false, true)
+  X(Double, "double", 8, false, true)                                                              \
+  X(Half, "__half", 2, false, true)
 
 enum class ScalarType : uint8_t {
 #define X(name, spelling, size, is_integer, is_signed) name,
