@@ -268,3 +268,53 @@ __global__ void k(Node* nodes) {
              "kernel parameter 'nodes' has no argument (give it with //@ arg nodes: int[N] = zeros)",
          });
 }
+
+TEST_CASE("structs: vector fields are flattened onto the struct's fields", "[frontend][language][structs]") {
+  CHECK(exact_outcomes(R"(
+struct Particle { float3 pos; float3 vel; };
+struct Aligned { float4 a; float b; };
+//@ launch grid=1 block=2
+//@ arg ps: Particle[2] = {0, 0, 0, 1, 2, 3, 10, 10, 10, 4, 5, 6}
+//@ observe ps sizes
+__device__ int sizes[2];
+__device__ float3 step(float3 p, float3 v) { return make_float3(p.x + v.x, p.y + v.y, p.z + v.z); }
+__global__ void k(Particle* ps) {
+  int i = threadIdx.x;
+  Particle q = ps[i];
+  q.pos = step(q.pos, q.vel);
+  ps[i].pos.x = q.pos.x;
+  ps[i].pos.y = q.pos.y;
+  Particle* r = &ps[i];
+  r->pos.z = q.pos.z;
+  float3 v = ps[i].vel;
+  ps[i].vel = v;
+  sizes[0] = sizeof(Particle);
+  sizes[1] = sizeof(Aligned);
+}
+)") == std::set<std::string>{"ps[0]=1 ps[1]=2 ps[2]=3 ps[3]=1 ps[4]=2 ps[5]=3 ps[6]=14 ps[7]=15 ps[8]=16 ps[9]=4 "
+                             "ps[10]=5 ps[11]=6 sizes[0]=24 sizes[1]=32"});
+  CHECK(error_messages(R"(
+struct Particle { float3 pos; float3 vel; };
+//@ launch grid=1 block=1
+//@ arg ps: Particle[1] = zeros
+__global__ void k(Particle* ps) {
+  float x = ps[0].pos;
+  ps[0].pos.w = 1;
+  float2 v = ps[0].pos;
+}
+)") == std::vector<std::string>{
+             "not supported: the whole vector field 'pos' of Particle here (use its fields, as pos.x, or a Particle "
+             "variable's)",
+             "float3 has no field 'w'",
+             "a float3 'ps[...].pos' where a float2 is expected (CUDA does not convert vector types)",
+         });
+  CHECK(error_messages(R"(
+struct Aligned { float4 a; float b; };
+//@ launch grid=1 block=1
+__global__ void k(Aligned* as) {}
+)") == std::vector<std::string>{
+             "not supported: a pointer to Aligned (it has padding (sizeof is 32, its fields take 20: a vector field's "
+             "alignment); structs lie in memory here only when their fields are scalars of one size)",
+             "kernel parameter 'as' has no argument (give it with //@ arg as: float[N] = zeros)",
+         });
+}

@@ -86,6 +86,7 @@ void Parser::parse_struct_definition(bool typedef_names) {
   std::string first_field;
   std::vector<ScalarType> field_types;
   std::vector<size_t> method_starts; // parsed once every field is known (C++ [class.mem]/7)
+  std::vector<std::pair<uint32_t, uint32_t>> layout; // each member's size and alignment
   while (!at_end() && !at(TokenKind::RightBrace)) {
     if (is_access_specifier(peek()) && peek(1).kind == TokenKind::Colon) { // no meaning to a model
       advance();
@@ -114,7 +115,9 @@ void Parser::parse_struct_definition(bool typedef_names) {
       }
       const Token& name = advance();
       if (qualified) reject(fmt::format("a static or qualified member ('{}')", name.text));
-      if (spec.vector) reject(fmt::format("a field of type {} ('{}')", spec.vector->name, name.text));
+      if (spec.vector && (spec.vector->is_struct() || member_type.is_pointer()))
+        reject(fmt::format("a field of type {}{} ('{}')", spec.vector->name, member_type.is_pointer() ? "*" : "",
+                           name.text));
       if (at(TokenKind::LeftBracket)) reject(fmt::format("an array field ('{}')", name.text));
       else if (at(TokenKind::Colon)) reject(fmt::format("a bit-field ('{}')", name.text));
       else if (at(TokenKind::Equal) || at(TokenKind::LeftBrace))
@@ -125,6 +128,29 @@ void Parser::parse_struct_definition(bool typedef_names) {
         reject(fmt::format("a volatile field ('{}'; declare the variable or pointer volatile instead)", name.text));
       if (member_type.is_pointer() && type.layout_problem.empty())
         type.layout_problem = fmt::format("a pointer field ('{}')", name.text);
+      if (spec.vector && unsupported.empty() && !at(TokenKind::LeftBracket)) {
+        // `float3 pos;`: fields pos.x, pos.y, pos.z of the vector's scalar type. CUDA aligns
+        // float2 to 8 and float4 to 16, a 3-vector as its scalar (vector_types.h).
+        const VectorType& vector = *spec.vector;
+        const uint32_t scalar = scalar_size(vector.scalar);
+        layout.emplace_back(vector.width * scalar, vector.width == 3 ? scalar : vector.width * scalar);
+        type.vector_fields.emplace_back(std::string(name.text), vector);
+        for (uint8_t k = 0; k < vector.width; ++k) {
+          const std::string field = std::string(name.text) + "." + std::string(vector.field_name(k));
+          if (!field_type) {
+            field_type = Type::of(vector.scalar);
+            first_field = field;
+          } else if (scalar != field_type->size() && type.layout_problem.empty()) {
+            type.layout_problem = fmt::format("fields of different sizes ('{}' is {}, '{}' is {})", first_field,
+                                              field_type->to_string(), field, scalar_spelling(vector.scalar));
+          }
+          field_types.push_back(vector.scalar);
+          type.struct_field_declared.push_back(Type::of(vector.scalar));
+          type.struct_fields.push_back(field);
+        }
+        continue;
+      }
+      layout.emplace_back(member_type.size(), member_type.size());
       if (!field_type) {
         field_type = member_type;
         first_field = std::string(name.text);
@@ -182,7 +208,11 @@ void Parser::parse_struct_definition(bool typedef_names) {
     if (std::any_of(field_types.begin(), field_types.end(), [&](ScalarType s) { return s != type.scalar; }))
       type.struct_field_types = field_types; // mixed: one type per field
     type.width = uint8_t(type.struct_fields.size());
-    type.struct_size = struct_layout_size(type.struct_field_declared);
+    type.struct_size = struct_layout_size(layout);
+    const uint32_t in_a_row = uint32_t(type.struct_fields.size()) * field_type->size();
+    if (type.layout_problem.empty() && type.struct_size != in_a_row)
+      type.layout_problem = fmt::format("padding (sizeof is {}, its fields take {}: a vector field's alignment)",
+                                        type.struct_size, in_a_row);
     for (const size_t start : method_starts) type.methods.push_back(struct_method_names(start, type.name));
     for (VectorType::Method& method : type.methods) {
       const auto same_name = [&](const VectorType::Method& other) { return other.written == method.written; };
@@ -210,16 +240,22 @@ void Parser::parse_struct_definition(bool typedef_names) {
   }
 }
 
-uint32_t struct_layout_size(const std::vector<Type>& fields) {
-  // Each field at the next multiple of its alignment, the whole a multiple of the largest
+uint32_t struct_layout_size(const std::vector<std::pair<uint32_t, uint32_t>>& size_and_alignment) {
+  // Each member at the next multiple of its alignment, the whole a multiple of the largest
   // (Itanium C++ ABI 2.4, which nvcc follows for device code; a scalar's alignment is its size).
   uint32_t offset = 0, largest = 1;
-  for (const Type& field : fields) {
-    const uint32_t align = std::max<uint32_t>(field.size(), 1);
-    offset = (offset + align - 1) / align * align + field.size();
+  for (const auto& [size, alignment] : size_and_alignment) {
+    const uint32_t align = std::max<uint32_t>(alignment, 1);
+    offset = (offset + align - 1) / align * align + size;
     largest = std::max(largest, align);
   }
   return (offset + largest - 1) / largest * largest;
+}
+
+const VectorType* VectorType::vector_field(std::string_view name) const {
+  for (const auto& [field, vector] : vector_fields)
+    if (field == name) return &vector;
+  return nullptr;
 }
 
 } // namespace fencelab

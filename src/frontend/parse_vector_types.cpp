@@ -131,6 +131,16 @@ std::optional<VectorType> vector_type_named(std::string_view name) {
   return std::nullopt;
 }
 
+size_t Parser::matching_bracket(size_t open) const {
+  int depth = 0;
+  for (size_t i = open; i < m_tokens.size(); ++i) {
+    if (m_tokens[i].kind == TokenKind::LeftBracket) ++depth;
+    else if (m_tokens[i].kind == TokenKind::RightBracket && --depth == 0) return i;
+    else if (m_tokens[i].kind == TokenKind::EndOfFile) return i;
+  }
+  return m_tokens.size() - 1;
+}
+
 const Parser::VectorVariable* Parser::vector_variable(const std::string& name) const {
   if (const auto local = m_vector_locals.find(name); local != m_vector_locals.end())
     return local->second ? &*local->second : nullptr;
@@ -318,6 +328,15 @@ ExprPtr Parser::parse_vector_field(const VectorType& type, uint8_t field) {
       return integer(range, 1, ScalarType::UInt); // dim3: a field not given is 1
     }
     if (const VectorVariable* variable = vector_variable(text)) {
+      const VectorType* part = !variable->sequence && peek(1).kind == TokenKind::Dot ? variable->type.vector_field(peek(2).text)
+                                                                                       : nullptr;
+      if (part && peek(3).kind != TokenKind::Dot) { // `s.pos`, a struct variable's vector field
+        const std::string member(peek(2).text);
+        m_pos += 3;
+        if (!same_vector_type(type, *part)) return wrong_type(part->name + " '" + text + "." + member + "'");
+        return std::make_unique<NameRef>(SourceRange::join(token.range, previous().range),
+                                         text + "." + member + "." + std::string(type.field_name(field)));
+      }
       if (!variable->sequence && peek(1).kind != TokenKind::Dot && peek(1).kind != TokenKind::LeftBracket) {
         advance();
         if (!same_vector_type(type, variable->type)) return wrong_type(variable->type.name + " '" + text + "'");
@@ -325,6 +344,21 @@ ExprPtr Parser::parse_vector_field(const VectorType& type, uint8_t field) {
       }
       if (variable->sequence && peek(1).kind == TokenKind::LeftBracket) {
         advance();
+        // `p[i].pos`: a vector field of an element, that field's fields of the struct.
+        const size_t close = matching_bracket(m_pos);
+        const VectorType* part = peek(close - m_pos + 1).kind == TokenKind::Dot
+                                     ? variable->type.vector_field(peek(close - m_pos + 2).text)
+                                     : nullptr;
+        if (part && peek(close - m_pos + 3).kind != TokenKind::Dot) {
+          const std::string member(peek(close - m_pos + 2).text);
+          if (!same_vector_type(type, *part)) return wrong_type(part->name + " '" + text + "[...]." + member + "'");
+          const std::string flattened = member + "." + std::string(type.field_name(field));
+          uint8_t k = 0;
+          while (k < variable->type.width && variable->type.field_name(k) != flattened) ++k;
+          ExprPtr element = parse_sequence_element_field(std::make_unique<NameRef>(token.range, text), variable->type, k);
+          m_pos += 2; // `.pos`
+          return element;
+        }
         if (!same_vector_type(type, variable->type)) return wrong_type(variable->type.name + " '" + text + "'");
         return parse_sequence_element_field(std::make_unique<NameRef>(token.range, text), variable->type, field);
       }
@@ -488,6 +522,23 @@ ExprPtr Parser::parse_vector_member(const Token& name) {
 
 std::optional<uint8_t> Parser::parse_field_name(const VectorType& type) {
   const Token& name = peek();
+  if (name.kind == TokenKind::Identifier && type.vector_field(name.text)) {
+    // `pos.x` of a vector field: one of the struct's flattened fields.
+    if (peek(1).kind != TokenKind::Dot || peek(2).kind != TokenKind::Identifier) {
+      error(name.range, fmt::format("not supported: the whole vector field '{}' of {} here (use its fields, as "
+                                    "{}.x, or a {} variable's)",
+                                    name.text, type.name, name.text, type.name));
+      return std::nullopt;
+    }
+    const std::string flattened = std::string(name.text) + "." + std::string(peek(2).text);
+    for (uint8_t k = 0; k < type.width; ++k)
+      if (type.field_name(k) == flattened) {
+        m_pos += 3;
+        return k;
+      }
+    error(peek(2).range, fmt::format("{} has no field '{}'", type.vector_field(name.text)->name, peek(2).text));
+    return std::nullopt;
+  }
   if (name.kind == TokenKind::Identifier)
     for (uint8_t k = 0; k < type.width; ++k)
       if (type.field_name(k) == name.text) {
@@ -516,10 +567,20 @@ size_t Parser::vector_lvalue_length(VectorType& type) const {
   if (first.kind == TokenKind::Identifier) {
     const VectorVariable* variable = vector_variable(std::string(first.text));
     if (!variable) return 0;
+    if (!variable->sequence && peek(1).kind == TokenKind::Dot && variable->type.vector_field(peek(2).text) &&
+        not_a_field(3) && peek(3).kind != TokenKind::LeftBracket) {
+      type = *variable->type.vector_field(peek(2).text); // `s.pos`, a struct variable's vector field
+      return 3;
+    }
     type = variable->type;
     if (!variable->sequence) return not_a_field(1) && peek(1).kind != TokenKind::LeftBracket ? 1 : 0;
     if (peek(1).kind != TokenKind::LeftBracket) return 0;
     const size_t end = past_group(1, TokenKind::LeftBracket, TokenKind::RightBracket);
+    if (end && peek(end).kind == TokenKind::Dot && variable->type.vector_field(peek(end + 1).text) &&
+        not_a_field(end + 2) && peek(end + 2).kind != TokenKind::LeftBracket) {
+      type = *variable->type.vector_field(peek(end + 1).text); // `p[i].pos`, an element's vector field
+      return end + 2;
+    }
     return end && not_a_field(end) ? end : 0;
   }
   if ((first.kind == TokenKind::KwReinterpretCast || first.kind == TokenKind::KwStaticCast) &&

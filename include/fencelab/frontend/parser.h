@@ -45,6 +45,11 @@ struct VectorType {
   /** `sizeof`: C++'s layout with each field at its own alignment (the Itanium C++ ABI that
    *  nvcc follows: a scalar's alignment is its size), the end padded to the largest. */
   uint32_t struct_size = 0;
+  /** A struct's fields of vector type (`float3 pos;`), by name: each is flattened onto fields
+   *  `pos.x`, `pos.y`, `pos.z` of the struct (parse_structs.cpp). */
+  std::vector<std::pair<std::string, VectorType>> vector_fields;
+  /** The vector field `name`, or null. */
+  const VectorType* vector_field(std::string_view name) const;
   /** A member function: its name as written (a constructor's is the struct's), the lowered
    *  __device__ function's name (`Lock::lock`; `S::S/1` for one of several of a name), and its
    *  number of parameters (parse_struct_methods.cpp). */
@@ -68,9 +73,9 @@ struct VectorType {
   std::string field_list() const;
 };
 
-/** `sizeof` a struct of these fields: each at a multiple of its own size, the whole padded to
- *  the largest (parse_structs.cpp). */
-uint32_t struct_layout_size(const std::vector<Type>& fields);
+/** `sizeof` a struct of members of these sizes and alignments: each at a multiple of its
+ *  alignment, the whole padded to the largest (parse_structs.cpp). */
+uint32_t struct_layout_size(const std::vector<std::pair<uint32_t, uint32_t>>& size_and_alignment);
 
 /** The structs a translation unit defines, and its aliases of vector types, by name. */
 using StructTypes = std::unordered_map<std::string, VectorType>;
@@ -326,6 +331,8 @@ private:
     VectorType type;
     bool sequence = false; ///< a pointer to or array of vectors, not a vector value
   };
+  /** The token index of the `]` closing the `[` at token `open` (the end of file if none). */
+  size_t matching_bracket(size_t open) const;
   /** The vector variable `name` names here; null for any other name. */
   const VectorVariable* vector_variable(const std::string& name) const;
   /** Records what a declared name is: a vector variable, or (nullopt) anything else, which
