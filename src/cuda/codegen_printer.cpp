@@ -312,7 +312,7 @@ void CudaPrinter::stmt(std::ostringstream& out, const Stmt& s, int depth) {
   }
 }
 
-void CudaPrinter::function(std::ostringstream& out, const FunctionDecl& f) {
+void CudaPrinter::function(std::ostringstream& out, const FunctionDecl& f, bool prototype) {
   if (f.space == FunctionSpace::Host) return;
   const FunctionDecl* kernel = m_program.launch.kernel;
   const bool launched = &f == kernel || (f.definition != nullptr && f.definition == kernel);
@@ -323,12 +323,12 @@ void CudaPrinter::function(std::ostringstream& out, const FunctionDecl& f) {
   if (m_litmus) params.push_back("const __fl_ctx& __c");
   for (const VarDeclPtr& p : f.params) {
     std::string text = fmt::format("{} {}", cuda_type(p->type), cuda_identifier(p->name));
-    if (p->initializer) text += " = " + expr(*p->initializer);
+    if (p->initializer && !prototype) text += " = " + expr(*p->initializer);
     params.push_back(text);
   }
   out << line_directive(f.range) << space << ' ' << cuda_type(f.return_type) << ' ' << cuda_identifier(f.name) << '('
       << fmt::format("{}", fmt::join(params, ", ")) << ')';
-  if (!f.body) {
+  if (!f.body || prototype) {
     out << ";\n";
     return;
   }
@@ -341,6 +341,10 @@ void CudaPrinter::print_unit(std::ostringstream& out) {
   size_t g = 0, f = 0;
   const auto& globals = m_program.unit.globals;
   const auto& functions = m_program.unit.functions;
+  // A member function may call one defined after it in its class (C++ [class.mem]: the body is
+  // a complete-class context); lowered onto free functions, each is declared first.
+  for (const FunctionDeclPtr& member : functions)
+    if (member->body && member->name.find("::") != std::string::npos) function(out, *member, true);
   while (g < globals.size() || f < functions.size()) {
     const bool take_global =
         f == functions.size() || (g < globals.size() && globals[g]->range.begin < functions[f]->range.begin);

@@ -31,7 +31,8 @@ public:
   std::string line_directive(const SourceRange& range) const;
 
 private:
-  void function(std::ostringstream& out, const FunctionDecl& f);
+  /** `f` as CUDA; only its declaration where `prototype`. */
+  void function(std::ostringstream& out, const FunctionDecl& f, bool prototype = false);
   void stmt(std::ostringstream& out, const Stmt& s, int depth);
   void declaration(std::ostringstream& out, const VarDecl& v, bool file_scope);
   std::string name_ref(const NameRef& n);
