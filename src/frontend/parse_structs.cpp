@@ -134,7 +134,7 @@ void Parser::parse_struct_definition(bool typedef_names) {
         const VectorType& vector = *spec.vector;
         const uint32_t scalar = scalar_size(vector.scalar);
         layout.emplace_back(vector.width * scalar, vector.width == 3 ? scalar : vector.width * scalar);
-        type.vector_fields.emplace_back(std::string(name.text), vector);
+        type.vector_fields.emplace_back(std::string(name.text), vector.name);
         for (uint8_t k = 0; k < vector.width; ++k) {
           const std::string field = std::string(name.text) + "." + std::string(vector.field_name(k));
           if (!field_type) {
@@ -252,10 +252,10 @@ uint32_t struct_layout_size(const std::vector<std::pair<uint32_t, uint32_t>>& si
   return (offset + largest - 1) / largest * largest;
 }
 
-const VectorType* VectorType::vector_field(std::string_view name) const {
+std::optional<VectorType> VectorType::vector_field(std::string_view name) const {
   for (const auto& [field, vector] : vector_fields)
-    if (field == name) return &vector;
-  return nullptr;
+    if (field == name) return vector_type_named(vector);
+  return std::nullopt;
 }
 
 } // namespace fencelab

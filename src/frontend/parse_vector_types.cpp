@@ -328,8 +328,8 @@ ExprPtr Parser::parse_vector_field(const VectorType& type, uint8_t field) {
       return integer(range, 1, ScalarType::UInt); // dim3: a field not given is 1
     }
     if (const VectorVariable* variable = vector_variable(text)) {
-      const VectorType* part = !variable->sequence && peek(1).kind == TokenKind::Dot ? variable->type.vector_field(peek(2).text)
-                                                                                       : nullptr;
+      const std::optional<VectorType> part =
+          !variable->sequence && peek(1).kind == TokenKind::Dot ? variable->type.vector_field(peek(2).text) : std::nullopt;
       if (part && peek(3).kind != TokenKind::Dot) { // `s.pos`, a struct variable's vector field
         const std::string member(peek(2).text);
         m_pos += 3;
@@ -346,9 +346,9 @@ ExprPtr Parser::parse_vector_field(const VectorType& type, uint8_t field) {
         advance();
         // `p[i].pos`: a vector field of an element, that field's fields of the struct.
         const size_t close = matching_bracket(m_pos);
-        const VectorType* part = peek(close - m_pos + 1).kind == TokenKind::Dot
-                                     ? variable->type.vector_field(peek(close - m_pos + 2).text)
-                                     : nullptr;
+        const std::optional<VectorType> part = peek(close - m_pos + 1).kind == TokenKind::Dot
+                                                   ? variable->type.vector_field(peek(close - m_pos + 2).text)
+                                                   : std::nullopt;
         if (part && peek(close - m_pos + 3).kind != TokenKind::Dot) {
           const std::string member(peek(close - m_pos + 2).text);
           if (!same_vector_type(type, *part)) return wrong_type(part->name + " '" + text + "[...]." + member + "'");

@@ -45,11 +45,12 @@ struct VectorType {
   /** `sizeof`: C++'s layout with each field at its own alignment (the Itanium C++ ABI that
    *  nvcc follows: a scalar's alignment is its size), the end padded to the largest. */
   uint32_t struct_size = 0;
-  /** A struct's fields of vector type (`float3 pos;`), by name: each is flattened onto fields
-   *  `pos.x`, `pos.y`, `pos.z` of the struct (parse_structs.cpp). */
-  std::vector<std::pair<std::string, VectorType>> vector_fields;
-  /** The vector field `name`, or null. */
-  const VectorType* vector_field(std::string_view name) const;
+  /** A struct's fields of vector type (`float3 pos;`): the field's name and its type's (a
+   *  built-in vector type). Each is flattened onto fields `pos.x`, `pos.y`, `pos.z` of the
+   *  struct (parse_structs.cpp). */
+  std::vector<std::pair<std::string, std::string>> vector_fields;
+  /** The type of the vector field `name`, or nullopt. */
+  std::optional<VectorType> vector_field(std::string_view name) const;
   /** A member function: its name as written (a constructor's is the struct's), the lowered
    *  __device__ function's name (`Lock::lock`; `S::S/1` for one of several of a name), and its
    *  number of parameters (parse_struct_methods.cpp). */
