@@ -65,11 +65,7 @@ __global__ void reduce(const half* in, half* out) {
 }
 )";
   CHECK(exact_outcomes(text, "gpu") == std::set<std::string>{"out[0]=8.25"});
-  Kernel k = kernel_from_text(text);
-  Checkers checkers(k.program());
-  auto model = create_model("gpu");
-  const ExplorationResult r = explore_checked(*k.machine, *model, checkers, CheckBudget{});
-  REQUIRE(r.complete);
+  const ExplorationResult r = checked_search(text, "gpu");
   CHECK(r.reports.empty());
 }
 
@@ -91,11 +87,7 @@ __global__ void k(const half* in) {
 }
 )";
   CHECK(exact_outcomes(text) == std::set<std::string>{"out=1.5", "out=2", "out=3.5"});
-  Kernel k = kernel_from_text(text);
-  Checkers checkers(k.program());
-  auto model = create_model("sc");
-  const ExplorationResult r = explore_checked(*k.machine, *model, checkers, CheckBudget{});
-  REQUIRE(r.complete);
+  const ExplorationResult r = checked_search(text, "sc");
   REQUIRE(!r.reports.empty());
   CHECK(r.reports.front().report.kind == DiagnosticKind::DataRace);
 }
@@ -129,23 +121,17 @@ __global__ void k() {
 }
 )";
   CHECK(exact_outcomes(text, "gpu") == std::set<std::string>{"h[0]=1 h[1]=2 bits[0]=15360 bits[1]=16384"});
-  Kernel k = kernel_from_text(text);
-  Checkers checkers(k.program());
-  auto model = create_model("gpu");
-  const ExplorationResult r = explore_checked(*k.machine, *model, checkers, CheckBudget{});
-  REQUIRE(r.complete);
+  const ExplorationResult r = checked_search(text, "gpu");
   CHECK(r.reports.empty());
   // Read through a 4-byte view, the two halves are one access of another size: named.
-  const Kernel wide = kernel_from_text(R"(
+  CHECK(!checked_search(R"(
 //@ launch grid=1 block=1
 __device__ __half h[2];
 __device__ int out;
 __global__ void k() { out = reinterpret_cast<int*>(h)[0]; }
-)");
-  auto sc = create_model("sc");
-  Checkers wide_checkers(wide.program());
-  const ExplorationResult w = explore_checked(*wide.machine, *sc, wide_checkers, CheckBudget{});
-  REQUIRE(!w.reports.empty());
+)",
+                        "sc")
+             .reports.empty());
 }
 
 TEST_CASE("half: a warp shuffle moves a __half (cuda_fp16.h's __shfl_xor_sync overload)", "[frontend][language][half]") {

@@ -2,6 +2,7 @@
 // the errors compiling one gives.
 #pragma once
 
+#include "fencelab/checkers/checkers.h"
 #include "fencelab/machine/memory_model.h"
 #include "frontend_helpers.h"
 #include "machine_helpers.h"
@@ -19,6 +20,16 @@ inline std::set<std::string> exact_outcomes(const std::string& text, const char*
   const ExplorationResult r = explore_exhaustive(*k.machine, *model, ExhaustiveOptions{20000});
   REQUIRE(r.complete);
   return outcome_strings(k.program(), r);
+}
+
+/** The checkers' reports over a complete search of the kernel under `model_name`. */
+inline ExplorationResult checked_search(const std::string& text, const char* model_name) {
+  Kernel k = kernel_from_text(text);
+  Checkers checkers(k.program());
+  auto model = create_model(model_name);
+  ExplorationResult r = explore_checked(*k.machine, *model, checkers, CheckBudget{});
+  REQUIRE(r.complete);
+  return r;
 }
 
 /** The messages of the errors compiling `text` gives, in order. */

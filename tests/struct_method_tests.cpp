@@ -4,6 +4,9 @@
 // checked for its exact outcome set.
 #include "language_helpers.h"
 
+#include <fstream>
+#include <iterator>
+
 using namespace fencelab;
 using namespace fencelab::testing;
 
@@ -166,64 +169,17 @@ __global__ void k() {
 
 TEST_CASE("functions returning structs and vectors write their caller's destination",
           "[frontend][language][structs]") {
-  // The Programming Guide's shared-memory matrix multiplication (3.2.4), at 4 x 4 in 2 x 2 tiles.
-  CHECK(exact_outcomes(R"(
-#define BLOCK_SIZE 2
-typedef struct {
-  int width;
-  int height;
-  int stride;
-  float* elements;
-} Matrix;
-//@ launch grid=(2,2) block=(2,2)
-//@ arg A.width = 4
-//@ arg A.height = 4
-//@ arg A.stride = 4
-//@ arg A.elements: float[16] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}
-//@ arg B.width = 4
-//@ arg B.height = 4
-//@ arg B.stride = 4
-//@ arg B.elements: float[16] = {0, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 0}
-//@ arg C.width = 4
-//@ arg C.height = 4
-//@ arg C.stride = 4
-//@ arg C.elements: float[16] = zeros
-//@ observe C.elements
-__device__ float GetElement(const Matrix A, int row, int col) { return A.elements[row * A.stride + col]; }
-__device__ void SetElement(Matrix A, int row, int col, float value) { A.elements[row * A.stride + col] = value; }
-__device__ Matrix GetSubMatrix(Matrix A, int row, int col) {
-  Matrix Asub;
-  Asub.width = BLOCK_SIZE;
-  Asub.height = BLOCK_SIZE;
-  Asub.stride = A.stride;
-  Asub.elements = &A.elements[A.stride * BLOCK_SIZE * row + BLOCK_SIZE * col];
-  return Asub;
-}
-__global__ void MatMulKernel(Matrix A, Matrix B, Matrix C) {
-  int blockRow = blockIdx.y;
-  int blockCol = blockIdx.x;
-  Matrix Csub = GetSubMatrix(C, blockRow, blockCol);
-  float Cvalue = 0;
-  int row = threadIdx.y;
-  int col = threadIdx.x;
-  for (int m = 0; m < (A.width / BLOCK_SIZE); ++m) {
-    Matrix Asub = GetSubMatrix(A, blockRow, m);
-    Matrix Bsub;
-    Bsub = GetSubMatrix(B, m, blockCol);
-    __shared__ float As[BLOCK_SIZE][BLOCK_SIZE];
-    __shared__ float Bs[BLOCK_SIZE][BLOCK_SIZE];
-    As[row][col] = GetElement(Asub, row, col);
-    Bs[row][col] = GetElement(Bsub, row, col);
-    __syncthreads();
-    for (int e = 0; e < BLOCK_SIZE; ++e) Cvalue += As[row][e] * Bs[e][col];
-    __syncthreads();
-  }
-  SetElement(Csub, row, col, Cvalue);
-}
-)") == std::set<std::string>{"C.elements[0]=4 C.elements[1]=3 C.elements[2]=2 C.elements[3]=1 "
-                             "C.elements[4]=8 C.elements[5]=7 C.elements[6]=6 C.elements[7]=5 "
-                             "C.elements[8]=12 C.elements[9]=11 C.elements[10]=10 C.elements[11]=9 "
-                             "C.elements[12]=16 C.elements[13]=15 C.elements[14]=14 C.elements[15]=13"});
+  // The Programming Guide's shared-memory matrix multiplication (3.2.4), at 4 x 4 in 2 x 2 tiles,
+  // as the corpus has it (host code and all): C = A * diag(1, 2, 1, 1).
+  std::ifstream file(std::string(FENCELAB_SOURCE_DIR) + "/tests/corpus/matmul_struct.cu");
+  const std::string matmul((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  REQUIRE(!matmul.empty());
+  CHECK(exact_outcomes(matmul) ==
+        std::set<std::string>{"C.elements[0]=1 C.elements[1]=4 C.elements[2]=3 C.elements[3]=4 "
+                              "C.elements[4]=5 C.elements[5]=12 C.elements[6]=7 C.elements[7]=8 "
+                              "C.elements[8]=9 C.elements[9]=20 C.elements[10]=11 C.elements[11]=12 "
+                              "C.elements[12]=13 C.elements[13]=28 C.elements[14]=15 C.elements[15]=16"});
+  CHECK(exact_outcomes(matmul, "gpu").size() == 1);
   // A returned value is read whole before the destination is written: flip(s) into s.
   CHECK(exact_outcomes(R"(
 struct P { int a, b; };
