@@ -447,7 +447,7 @@ TEST_CASE("every construct still outside the language is named as not supported 
       {"__device__ auto f() { return 1; }",
        "k.cu:3:12: error: not supported: 'auto' here (it is supported for local variables; write the type)"},
       {"__device__ void f() { int x = [] { return 1; }(); }", "k.cu:3:31: error: not supported: lambdas"},
-      {"__device__ void f() { bool b = std::is_same<int, int>::value; }",
+      {"__device__ void f() { bool b = std::is_integral<int>::value; }",
        "k.cu:3:32: error: not supported: qualified names ('std::')"},
       {"__device__ void f() { enum class E { A }; }",
        "k.cu:3:23: error: not supported: scoped enumerations (enum class); use a plain enum"},
@@ -477,4 +477,34 @@ __device__ int m[2] = {4, 9};
 __device__ int out;
 __global__ void k() { int v = m[0]; out = MAX(v, m[1]); }
 )") == std::set<std::string>{"out=9"});
+}
+
+TEST_CASE("the standard library names device code uses: std::min/max, is_same, numeric_limits; if constexpr",
+          "[frontend][language]") {
+  CHECK(outcomes(R"(
+#include <limits>
+#include <type_traits>
+//@ launch grid=1 block=1
+//@ template T=float
+//@ arg in: float[2] = {3, -1}
+//@ arg out: float[6] = zeros
+//@ observe out
+template <typename T>
+__global__ void k(const T* in, T* out) {
+  T best = std::numeric_limits<T>::lowest();
+  if constexpr (std::is_same<T, float>::value) out[0] = 1;
+  else out[0] = 2;
+  out[1] = std::is_same_v<T, const float> ? 5 : 6;
+  for (int i = 0; i < 2; ++i) best = std::max(best, in[i]);
+  out[2] = best;
+  out[3] = std::min(in[0], in[1]);
+  out[4] = std::numeric_limits<int>::max() == 2147483647 && std::numeric_limits<char>::min() == -128;
+  out[5] = std::numeric_limits<unsigned>::max() == 4294967295u && std::numeric_limits<float>::max() > 3e38f;
+}
+)") == std::set<std::string>{"out[0]=1 out[1]=6 out[2]=3 out[3]=-1 out[4]=1 out[5]=1"});
+  CHECK(compile_error_messages(R"(
+//@ launch grid=1 block=1
+__global__ void k() { float e = std::numeric_limits<float>::epsilon(); }
+)") == std::vector<std::string>{"not supported: std::numeric_limits<float>::epsilon (max, min and lowest of scalar "
+                                "types are)"});
 }

@@ -393,6 +393,8 @@ ExprPtr Parser::parse_identifier_expression() {
   }
   FENCELAB_BUILTIN_VARIABLES(X)
 #undef X
+  if (text == "std" && at(TokenKind::ColonColon))
+    if (ExprPtr standard = parse_std_name(name)) return standard;
   if (at(TokenKind::ColonColon)) {
     // `S::f(args)`: a static member function.
     const std::optional<VectorType> owner = named_vector_type(text);

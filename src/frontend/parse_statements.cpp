@@ -137,6 +137,9 @@ StmtPtr Parser::parse_declaration_statement() {
 // if: 'if' '(' expression ')' statement [ 'else' statement ]
 StmtPtr Parser::parse_if() {
   const SourceRange start = advance().range;
+  // `if constexpr`: fencelab instantiates a template once, with its parameters bound, so the
+  // condition is a constant and the branch not taken is never run; both are still checked.
+  accept(TokenKind::KwConstexpr);
   expect(TokenKind::LeftParen, "'(' after 'if'");
   ExprPtr condition = parse_expression();
   expect(TokenKind::RightParen, "')' after the condition");

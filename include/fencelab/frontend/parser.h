@@ -265,6 +265,11 @@ private:
   std::unordered_map<std::string, SharedMemoryIdiom> m_shared_memory_templates;
   bool m_shared_memory_declared = false;
   std::vector<VarDeclPtr> m_pending_globals; ///< declared by the parser, not yet in the unit
+  // The standard library's names kernels use (parse_std_names.cpp).
+  /** After `std`, at `::`: `std::min`/`std::max` (calls of min/max), `std::is_same<A, B>::value`
+   *  and `std::is_same_v<A, B>` (bool constants), `std::numeric_limits<T>::max()`, `min()`,
+   *  `lowest()` (constants of T); null (nothing consumed) for any other name. */
+  ExprPtr parse_std_name(const Token& std);
   // Aliases and enumerations (parse_type_aliases.cpp).
   void parse_type_alias(bool file_scope);
   /** The enumerators, as const int variables of `storage`. */
