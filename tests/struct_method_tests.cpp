@@ -219,3 +219,28 @@ __global__ void k() {
              "or be returned)",
          });
 }
+
+TEST_CASE("a member function's struct and reference parameters are its own, not a free function's of the name",
+          "[frontend][language][structs]") {
+  CHECK(exact_outcomes(R"(
+struct P { int a, b; };
+__device__ void add(int& x) { x += 100; }
+struct Acc {
+  int total;
+  __device__ void add(P p, int& seen) { total += p.a + p.b; seen += 1; }
+};
+//@ launch grid=1 block=1
+//@ arg out: int[2] = zeros
+//@ observe out
+__global__ void k(int* out) {
+  Acc acc = {0};
+  P p = {1, 2};
+  int seen = 0;
+  acc.add(p, seen);
+  int y = 1;
+  add(y);
+  out[0] = acc.total + 10 * seen;
+  out[1] = y;
+}
+)") == std::set<std::string>{"out[0]=13 out[1]=101"});
+}

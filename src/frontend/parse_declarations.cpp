@@ -106,7 +106,8 @@ void Parser::parse_top_level(TranslationUnit& unit) {
 void Parser::parse_function(TranslationUnit& unit, const DeclSpecifiers& spec, Type return_type,
                             const Token& name, std::vector<TemplateParam> template_params) {
   auto function = std::make_unique<FunctionDecl>();
-  function->name = std::string(name.text);
+  // A member function is recorded (vector and reference parameters) under its lowered name.
+  function->name = m_method ? m_method->lowered : std::string(name.text);
   function->name_range = name.range;
   function->return_type = return_type;
   function->template_params = std::move(template_params);

@@ -118,13 +118,12 @@ void Parser::parse_struct_method(const VectorType& type, const VectorType::Metho
     advance();
   }
   const Token& name = previous(); // the function's name, or the struct's for a constructor
-  MethodContext context{&type, constructor, spec.is_static};
+  MethodContext context{&type, constructor, spec.is_static, lowered};
   m_method = &context;
   TranslationUnit scratch;
   parse_function(scratch, spec, return_type, name, {});
   m_method = nullptr;
   for (FunctionDeclPtr& function : scratch.functions) {
-    function->name = lowered;
     m_struct_functions_named.insert(lowered);
     m_struct_functions.push_back(std::move(function));
   }

@@ -194,6 +194,7 @@ private:
     const VectorType* type;
     bool constructor;
     bool is_static;
+    std::string lowered; ///< the function's name (`S::m`), under which its parameters are recorded
   };
   /** A member function (or constructor, destructor, operator) starts at the cursor, inside the
    *  definition of the struct `tag`. */
