@@ -29,8 +29,7 @@ RaceDetector::RaceDetector(const Program& program) : m_program(program) {
 
 void RaceDetector::begin_execution() {
   m_states.clear();
-  m_shadow.clear();
-  m_shared_keys.clear();
+  m_shadow.begin_execution();
   m_releases.clear();
 }
 
@@ -44,8 +43,28 @@ size_t RaceDetector::RaceKeyHash::operator()(const RaceKey& k) const noexcept {
   return size_t(h ^ (h >> 29));
 }
 
+size_t RaceDetector::SiteHash::operator()(const Site& s) const noexcept {
+  uint64_t h = (uint64_t(s.range.begin) << 32 | s.range.end) * 0x9e3779b97f4a7c15ull;
+  h ^= uint64_t(s.kind) | uint64_t(s.mode) << 8 | uint64_t(s.scope) << 16 | uint64_t(s.constant_value) << 24;
+  h = (h ^ s.value) * 0x9e3779b97f4a7c15ull;
+  return size_t(h ^ (h >> 29));
+}
+
 uint32_t RaceDetector::index_of(ThreadId id) const {
   return id.block * m_threads_per_block + id.warp * kWarpSize + id.lane;
+}
+
+ThreadId RaceDetector::thread_of(uint32_t index) const {
+  const uint32_t in_block = index % m_threads_per_block;
+  return ThreadId{index / m_threads_per_block, in_block / kWarpSize, in_block % kWarpSize};
+}
+
+uint32_t RaceDetector::site_of(const Event& event) {
+  const bool constant = event.kind == EventKind::Store && event.constant_value;
+  const Site site{event.range, event.kind, event.mode, event.scope, constant, constant ? event.value : 0};
+  const auto [it, inserted] = m_site_index.try_emplace(site, static_cast<uint32_t>(m_sites.size()));
+  if (inserted) m_sites.push_back(site);
+  return it->second;
 }
 
 RaceDetector::ThreadState& RaceDetector::state(ThreadId id) { return m_states[index_of(id)]; }
@@ -76,10 +95,7 @@ void RaceDetector::on_event(const Event& event, ReportCatalogue& catalogue) {
     // locations of its instances are visited (a grid of 4,096 blocks scanned every location
     // at each block start).
     for (uint32_t instance = event.first_instance; instance < event.first_instance + event.instance_count; ++instance) {
-      const auto keys = m_shared_keys.find(instance);
-      if (keys == m_shared_keys.end()) continue;
-      for (const uint64_t key : keys->second) m_shadow.erase(key);
-      m_shared_keys.erase(keys);
+      m_shadow.reset_instance(instance);
     }
     break;
   default: break;
@@ -150,64 +166,85 @@ void RaceDetector::on_access(const Event& event, ReportCatalogue& catalogue) {
     if (!carried.empty()) m_releases[event.store_id] = std::move(carried);
   }
 
-  const Access now{self,        t.clocks.own,         event.kind,   event.mode,
-                   event.value, event.constant_value,  event.scope, event.thread, event.range};
+  const ShadowAccess now{self, t.clocks.own, site_of(event)};
   const MemoryObject& object = m_program.memory_objects[event.object];
-  const auto [entry, inserted] = m_shadow.try_emplace(event.location.key());
-  if (inserted && object.space == MemorySpace::Shared) m_shared_keys[event.location.instance].push_back(entry->first);
-  Shadow& shadow = entry->second;
-  const bool commuting =
-      event.commuting_kind != 0 && (shadow.updates.empty() || shadow.update_kind == event.commuting_kind);
+  ShadowCell& cell = m_shadow.cell(event.location, object.element_count);
+  const ShadowExtra* extra = m_shadow.find_extra(cell);
+  const bool commuting = event.commuting_kind != 0 &&
+                         (!extra || extra->updates.empty() || cell.update_kind == event.commuting_kind);
   // A commuting update is reported at its own site whichever of them came first (their order
   // is explored once), so it is not held back by the once-per-location flag.
-  if (event.kind != EventKind::Store && !object.initialized && !shadow.written &&
-      (commuting || !shadow.uninitialized_reported)) {
-    shadow.uninitialized_reported = true;
+  if (event.kind != EventKind::Store && !object.initialized && !cell.written &&
+      (commuting || !cell.uninitialized_reported)) {
+    cell.uninitialized_reported = true;
     CheckReport r;
     r.kind = DiagnosticKind::UninitializedRead;
     r.message = fmt::format("read of uninitialized {}", location_name(event.object, event.location.index));
     r.sites.push_back({access_role(event.kind), event.range, event.thread.to_string()});
     catalogue.add(std::move(r));
   }
-  if (shadow.write && shadow.write->thread != self) check_pair(t, *shadow.write, now, event.object, event.location.index, catalogue);
-  if (writes(event.kind))
-    for (const Access& read : shadow.reads)
-      if (read.thread != self) check_pair(t, read, now, event.object, event.location.index, catalogue);
-  for (const Access& update : shadow.updates)
-    if (update.thread != self) check_pair(t, update, now, event.object, event.location.index, catalogue);
+  const auto check_other = [&](const ShadowAccess& earlier) {
+    if (earlier.thread != self) check_pair(t, earlier, now, event.object, event.location.index, catalogue);
+  };
+  if (cell.has_write) check_other(cell.write);
+  if (writes(event.kind)) {
+    // The reads since the last write, in the order they were first made.
+    if (cell.has_read) check_other(cell.first_read);
+    if (extra)
+      for (const ShadowAccess& read : extra->reads) check_other(read);
+  }
+  if (extra)
+    for (const ShadowAccess& update : extra->updates) check_other(update);
 
   if (commuting) {
-    const auto same_site = [&now](const Access& a) { return a.thread == now.thread && a.range == now.range; };
-    if (auto it = std::find_if(shadow.updates.begin(), shadow.updates.end(), same_site); it != shadow.updates.end()) *it = now;
-    else shadow.updates.push_back(now);
-    shadow.update_kind = event.commuting_kind;
+    ShadowExtra& e = m_shadow.extra(cell);
+    const auto same_site = [&](const ShadowAccess& a) {
+      return a.thread == now.thread && m_sites[a.site].range == event.range;
+    };
+    if (auto it = std::find_if(e.updates.begin(), e.updates.end(), same_site); it != e.updates.end()) *it = now;
+    else e.updates.push_back(now);
+    cell.update_kind = event.commuting_kind;
     return;
   }
   if (writes(event.kind)) {
-    shadow.write = now;
-    shadow.written = true;
-    shadow.reads.clear();
-    shadow.updates.clear();
+    cell.write = now;
+    cell.has_write = cell.written = true;
+    cell.has_read = false;
+    if (ShadowExtra* e = m_shadow.find_extra(cell)) {
+      e->reads.clear();
+      e->updates.clear();
+    }
   }
   if (event.kind != EventKind::Store) {
-    auto it = std::find_if(shadow.reads.begin(), shadow.reads.end(), [self](const Access& a) { return a.thread == self; });
-    if (it != shadow.reads.end()) *it = now;
-    else shadow.reads.push_back(now);
+    // Each thread's latest read, in the place of its first.
+    if (!cell.has_read || cell.first_read.thread == self) {
+      cell.first_read = now;
+      cell.has_read = true;
+      return;
+    }
+    ShadowExtra& e = m_shadow.extra(cell);
+    auto it = std::find_if(e.reads.begin(), e.reads.end(), [self](const ShadowAccess& a) { return a.thread == self; });
+    if (it != e.reads.end()) *it = now;
+    else e.reads.push_back(now);
   }
 }
 
-void RaceDetector::check_pair(const ThreadState& t, const Access& earlier, const Access& now, uint32_t object,
-                              uint32_t index, ReportCatalogue& catalogue) {
+void RaceDetector::check_pair(const ThreadState& t, const ShadowAccess& earlier_access, const ShadowAccess& now_access,
+                              uint32_t object, uint32_t index, ReportCatalogue& catalogue) {
+  const uint32_t earlier_thread = earlier_access.thread;
+  const Site& earlier = m_sites[earlier_access.site];
+  const Site& now = m_sites[now_access.site];
+  const uint32_t earlier_block = earlier_thread / m_threads_per_block, now_block = now_access.thread / m_threads_per_block;
   // Callers pass accesses of other threads only: `earlier.thread` is never `t`'s own entry.
-  if (earlier.clock <= t.clocks.exact.get(earlier.thread, m_threads_per_block)) return; // happens-before
+  if (earlier_access.clock <= t.clocks.exact.get(earlier_thread, m_threads_per_block)) return; // happens-before
   const bool both_marked = earlier.mode != AccessMode::Plain && now.mode != AccessMode::Plain;
   DiagnosticKind kind;
   if (both_marked) {
     const Scope a = effective_scope(earlier.mode, earlier.scope), b = effective_scope(now.mode, now.scope);
-    if (covers(a, earlier.id.block, now.id.block) && covers(b, now.id.block, earlier.id.block)) return;
+    if (covers(a, earlier_block, now_block) && covers(b, now_block, earlier_block)) return;
     kind = DiagnosticKind::ScopedRace; // e.g. atomicAdd_block from two blocks
   } else {
-    kind = earlier.clock <= t.clocks.wide.get(earlier.thread, m_threads_per_block) ? DiagnosticKind::ScopedRace
+    kind = earlier_access.clock <= t.clocks.wide.get(earlier_thread, m_threads_per_block) ? DiagnosticKind::ScopedRace
                                                                                    : DiagnosticKind::DataRace;
     // Two plain stores of one constant of the source (`flag = 1;` in every thread): whichever
     // lands last, memory holds that value, so the race changes no outcome on hardware. Still a
@@ -233,8 +270,8 @@ void RaceDetector::check_pair(const ThreadState& t, const Access& earlier, const
   if (kind == DiagnosticKind::ScopedRace)
     r.message += both_marked ? ": the atomics' scope does not include both threads"
                              : ": the fences' scope does not include both threads";
-  r.sites.push_back({access_role(earlier.kind), earlier.range, earlier.id.to_string()});
-  r.sites.push_back({access_role(now.kind), now.range, now.id.to_string()});
+  r.sites.push_back({access_role(earlier.kind), earlier.range, thread_of(earlier_thread).to_string()});
+  r.sites.push_back({access_role(now.kind), now.range, thread_of(now_access.thread).to_string()});
   m_known.emplace(key, catalogue.add(std::move(r)));
 }
 

@@ -22,6 +22,7 @@
 #include "fencelab/checkers/report_catalogue.h"
 #include "fencelab/machine/events.h"
 #include "fencelab/program/program.h"
+#include "shadow_memory.h"
 #include "vector_clock.h"
 
 #include <memory>
@@ -58,27 +59,20 @@ private:
     Scope scope;
     uint32_t block;
   };
-  struct Access {
-    uint32_t thread = 0; ///< dense thread index
-    uint32_t clock = 0;  ///< the thread's own clock component at the access
+  /** What an access was, apart from who made it and when: interned, so that shadow memory
+   *  keeps an index (shadow_memory.h). `value` is kept for stores of a constant of the source
+   *  only (same-value races), so a site's count follows the source, not the values stored. */
+  struct Site {
+    SourceRange range;
     EventKind kind = EventKind::Load;
     AccessMode mode = AccessMode::Plain;
-    Word value = 0;              ///< a store's value (same-value races)
-    bool constant_value = false; ///< a store of a constant of the source
     Scope scope = Scope::System;
-    ThreadId id;
-    SourceRange range;
+    bool constant_value = false; ///< a store of a constant of the source
+    Word value = 0;              ///< that constant
+    friend bool operator==(const Site&, const Site&) = default;
   };
-  struct Shadow {
-    std::optional<Access> write;
-    std::vector<Access> reads;   ///< since the last write: each thread's latest
-    /** Commuting updates since the last write (Event::commuting_kind), all of one kind: each
-     *  site's latest by each thread. Kept as a set, not as "the last write", so that what is
-     *  checked does not depend on their order, which the reduction explores only once. */
-    std::vector<Access> updates;
-    uint32_t update_kind = 0;
-    bool written = false;
-    bool uninitialized_reported = false;
+  struct SiteHash {
+    size_t operator()(const Site& s) const noexcept;
   };
   struct ThreadState {
     Clocks clocks;
@@ -94,8 +88,10 @@ private:
   void on_access(const Event& event, ReportCatalogue& catalogue);
   void on_fence(const Event& event);
   void on_barrier(const Event& event);
-  void check_pair(const ThreadState& t, const Access& earlier, const Access& now, uint32_t object, uint32_t index,
-                  ReportCatalogue& catalogue);
+  void check_pair(const ThreadState& t, const ShadowAccess& earlier, const ShadowAccess& now, uint32_t object,
+                  uint32_t index, ReportCatalogue& catalogue);
+  uint32_t site_of(const Event& event);
+  ThreadId thread_of(uint32_t index) const;
   /** What decides a race report's identity (CheckReport::identity): its kind, whether both
    *  accesses were marked (the message's reason), the object, and the two sites. Met again, a
    *  race is only noted in the catalogue, not rendered. */
@@ -115,8 +111,9 @@ private:
   bool m_enabled = true;
   uint32_t m_threads_per_block = 1;
   std::unordered_map<uint32_t, ThreadState> m_states; ///< by dense index: threads started, not exited
-  std::unordered_map<uint64_t, Shadow> m_shadow;                       ///< by location key
-  std::unordered_map<uint32_t, std::vector<uint64_t>> m_shared_keys; ///< shared instance -> its keys in m_shadow
+  ShadowMemory m_shadow;
+  std::vector<Site> m_sites;
+  std::unordered_map<Site, uint32_t, SiteHash> m_site_index;
   /** By store id: the fences a reader of that store can acquire. A store made after a fence
    *  carries that fence; an atomic read-modify-write also carries those of the store it read,
    *  so a chain of atomics on a counter passes every release along (the release sequence:

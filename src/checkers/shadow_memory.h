@@ -1,0 +1,76 @@
+// The race detector's per-location state ("shadow memory"), stored densely by memory instance.
+//
+// A grid of a million threads touches millions of locations, so what is kept per location is
+// small: the last write and the first read since it as (thread, clock, site) triples of 12
+// bytes, where a site is an index into a table of the distinct (source range, kind, mode,
+// scope, constant) tuples of the accesses, and an index into a side table for the rarer rest
+// (further reads since the last write, commuting updates). 36 bytes a location, in chunks of
+// up to 64 locations allocated on first touch; a hash map of full records cost about 220.
+//
+// Between executions nothing is freed: each chunk carries the execution it was last reset in,
+// and a chunk from an earlier execution is reset when it is first touched again. A new block's
+// shared-memory instances (one per resident-block slot, memory_layout.h) are marked stale the
+// same way.
+#pragma once
+
+#include "fencelab/machine/location.h"
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace fencelab {
+
+/** One access as the race detector remembers it. */
+struct ShadowAccess {
+  uint32_t thread = 0; ///< dense thread index
+  uint32_t clock = 0;  ///< the thread's own clock component at the access
+  uint32_t site = 0;   ///< index into the detector's site table
+};
+
+struct ShadowCell {
+  ShadowAccess write;      ///< valid if has_write
+  ShadowAccess first_read; ///< valid if has_read: the first of the reads since the last write
+  uint32_t extra = 0;      ///< 0: none; else 1 + index of its ShadowExtra
+  uint32_t update_kind = 0;
+  bool has_write = false;
+  bool has_read = false;
+  bool written = false;
+  bool uninitialized_reported = false;
+};
+
+/** The reads after the first since the last write, and the commuting updates since it. */
+struct ShadowExtra {
+  std::vector<ShadowAccess> reads;
+  std::vector<ShadowAccess> updates;
+};
+
+class ShadowMemory {
+public:
+  /** Starts a new execution: every cell reads as fresh. */
+  void begin_execution();
+  /** The cell of a location of an instance with `element_count` elements, made fresh if untouched. */
+  ShadowCell& cell(Location location, uint32_t element_count);
+  /** A new block's shared instance: its cells read as fresh again. */
+  void reset_instance(uint32_t instance);
+
+  /** The cell's extra record, made if it has none. */
+  ShadowExtra& extra(ShadowCell& cell);
+  /** The cell's extra record, or null. */
+  ShadowExtra* find_extra(const ShadowCell& cell) { return cell.extra ? &m_extras[cell.extra - 1] : nullptr; }
+
+private:
+  static constexpr uint32_t kChunk = 64;
+  struct Chunk {
+    uint64_t generation = 0; ///< the execution it was last reset in (0: stale)
+    uint32_t size = 0;
+    std::unique_ptr<ShadowCell[]> cells;
+  };
+  uint64_t m_generation = 1;
+  std::vector<std::vector<Chunk>> m_instances; ///< by instance, by index / kChunk
+  std::vector<ShadowExtra> m_extras;           ///< this execution's, reused across executions
+  size_t m_extras_used = 0;
+  std::vector<uint32_t> m_free_extras; ///< of cells of instances reset in this execution
+};
+
+} // namespace fencelab
