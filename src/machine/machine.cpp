@@ -102,7 +102,7 @@ ExecutionResult Machine::Impl::run(MemoryModel& the_model, ChoiceSource& the_cho
   observer = the_observer;
   events = 0;
   sequence = 0;
-  location_epochs.clear();
+  watched_locations.clear(); // threads are reset below, watching nothing
   fence_executed = false;
   ready.clear();
   spinning.clear();
@@ -351,6 +351,7 @@ void Machine::Impl::start_thread(SimThread& thread) {
   thread.reset_local_steps();
   thread.fault.reset();
   thread.last_snapshot.valid = false;
+  unwatch(thread);
   thread.spinning = false;
   thread.last_changed_memory = true;
   thread.visible_events = 0;

@@ -112,6 +112,8 @@ struct SimThread {
   ThreadSnapshot last_snapshot;     ///< before the previous load or atomic
   ThreadSnapshot snapshot;          ///< before the pending one
   uint64_t epoch_after_last = ~0ull; ///< its location's change count right after the previous one
+  bool watching = false;            ///< registered in Machine::Impl::watched_locations for `watched`
+  Location watched;                 ///< last_snapshot's location, while watching
   uint64_t events_after_last = ~0ull; ///< visible_events right after the previous one
   bool last_changed_memory = true;
   bool spinning = false;            ///< the pending event repeats a no-op until its location changes
@@ -173,9 +175,18 @@ struct Machine::Impl final : FootprintSink {
   uint64_t next_block = 0;
   uint64_t events = 0;
   uint64_t sequence = 0;
-  /** Per location (Location::key): how often its newest value changed this execution (the
-   *  model reports each change, location_changed). A spinning thread waits for its location's. */
-  std::unordered_map<uint64_t, uint64_t> location_epochs;
+  /** The locations some thread last read (Location::key), with how often each one's newest
+   *  value changed while watched (the model reports each change, location_changed). A
+   *  spinning thread waits for its location's count to move. Only watched locations are
+   *  counted, so the map holds at most one entry per resident thread, not one per location
+   *  the execution ever wrote (a 2^20-thread grid writes millions). */
+  struct LocationWatch {
+    uint64_t changes = 0;
+    uint32_t watchers = 0;
+  };
+  std::unordered_map<uint64_t, LocationWatch> watched_locations;
+  void watch(SimThread& thread, Location location);
+  void unwatch(SimThread& thread);
   /** Whether a fence has run in this execution (AtomicUpdate::unobserved). */
   bool fence_executed = false;
   /** Whether the ChoiceSource records footprints (partial-order reduction): then every

@@ -10,7 +10,7 @@
 namespace fencelab {
 
 void Machine::Impl::location_changed(Location location) {
-  ++location_epochs[location.key()];
+  if (const auto it = watched_locations.find(location.key()); it != watched_locations.end()) ++it->second.changes;
   // Threads spinning on this location may read something new: they run again, enabled by
   // the step that changed it (a dependence the reduction must see).
   size_t kept = 0;
@@ -28,8 +28,25 @@ void Machine::Impl::location_changed(Location location) {
 }
 
 uint64_t Machine::Impl::location_epoch(Location location) const {
-  const auto it = location_epochs.find(location.key());
-  return it == location_epochs.end() ? 0 : it->second;
+  // Asked only where the thread watches `location` (its previous read's, same_state below);
+  // elsewhere the answer is never equal to epoch_after_last.
+  const auto it = watched_locations.find(location.key());
+  return it == watched_locations.end() ? ~0ull - 1 : it->second.changes;
+}
+
+void Machine::Impl::watch(SimThread& thread, Location location) {
+  if (thread.watching && thread.watched == location) return;
+  unwatch(thread);
+  ++watched_locations[location.key()].watchers;
+  thread.watching = true;
+  thread.watched = location;
+}
+
+void Machine::Impl::unwatch(SimThread& thread) {
+  if (!thread.watching) return;
+  thread.watching = false;
+  const auto it = watched_locations.find(thread.watched.key());
+  if (--it->second.watchers == 0) watched_locations.erase(it);
 }
 
 void Machine::Impl::take_snapshot(const SimThread& thread, SourceRange range, Location location, const void* site,
@@ -84,6 +101,7 @@ void Machine::Impl::before_read_event(SimThread& thread, EventKind kind, SourceR
 void Machine::Impl::after_read_event(SimThread& thread, bool changed_memory) {
   model->require_newer_read(false);
   std::swap(thread.last_snapshot, thread.snapshot);
+  watch(thread, thread.last_snapshot.location);
   thread.epoch_after_last = location_epoch(thread.last_snapshot.location);
   thread.events_after_last = thread.visible_events;
   thread.last_changed_memory = changed_memory;
