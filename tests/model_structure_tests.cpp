@@ -82,7 +82,9 @@ TEST_CASE("the store buffer behaves as a list of pending stores", "[models][prop
 }
 
 TEST_CASE("views behave as a map from location to the oldest readable entry", "[models][property]") {
-  for (uint64_t seed = 1; seed <= 200; ++seed) {
+  // Raises, joins both ways, sharing (View::share) and copies, as barriers and fences use them:
+  // whatever base the views share, each reads as its own map.
+  for (uint64_t seed = 1; seed <= 300; ++seed) {
     SplitMix64 random(seed);
     View a, b;
     std::map<uint64_t, uint32_t> oracle_a, oracle_b;
@@ -90,23 +92,42 @@ TEST_CASE("views behave as a map from location to the oldest readable entry", "[
       v.raise(l, i);
       if (i > 0) m[l.key()] = std::max(m[l.key()], i);
     };
+    auto join = [](View& into, std::map<uint64_t, uint32_t>& m, const View& from, const std::map<uint64_t, uint32_t>& n) {
+      into.join(from);
+      for (const auto& [key, index] : n) m[key] = std::max(m[key], index);
+    };
+    auto matches = [](const View& v, const std::map<uint64_t, uint32_t>& m) {
+      const View::Entries entries = v.entries();
+      return std::equal(entries.begin(), entries.end(), m.begin(), m.end(),
+                        [](const auto& x, const auto& y) { return x.first == y.first && x.second == y.second; });
+    };
     for (int step = 0; step < 80; ++step) {
       const Location l = random_location(random);
-      switch (random.below(4)) {
+      switch (random.below(8)) {
       case 0: raise(a, oracle_a, l, random.below(6)); break;
       case 1: raise(b, oracle_b, l, random.below(6)); break;
-      case 2:
-        a.join(b);
-        for (const auto& [key, index] : oracle_b) oracle_a[key] = std::max(oracle_a[key], index);
+      case 2: join(a, oracle_a, b, oracle_b); break;
+      case 3: join(b, oracle_b, a, oracle_a); break;
+      case 4: a.share(); break;
+      case 5: // a barrier: both get the join, sharing it
+        join(a, oracle_a, b, oracle_b);
+        a.share();
+        b = a;
+        oracle_b = oracle_a;
         break;
+      case 6: {
+        const auto it = oracle_b.find(l.key());
+        CHECK(b.get(l) == (it == oracle_b.end() ? 0 : it->second));
+        break;
+      }
       default: {
         const auto it = oracle_a.find(l.key());
         CHECK(a.get(l) == (it == oracle_a.end() ? 0 : it->second));
       }
       }
-      REQUIRE(a.size() == oracle_a.size());
-      CHECK(std::equal(a.entries().begin(), a.entries().end(), oracle_a.begin(),
-                       [](const auto& x, const auto& y) { return x.first == y.first && x.second == y.second; }));
+      CHECK(a.empty() == oracle_a.empty());
+      CHECK(matches(a, oracle_a));
+      CHECK(matches(b, oracle_b));
     }
   }
 }

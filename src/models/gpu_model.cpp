@@ -10,28 +10,33 @@ namespace fencelab {
 
 void Histories::clear() {
   for (auto& instance : m_initial) instance.clear();
-  m_stores.clear();
+  for (auto& instance : m_stores) instance.clear();
 }
 
 void Histories::init_instance(uint32_t instance, std::span<const Word> initial) {
-  if (instance >= m_initial.size()) m_initial.resize(instance + 1);
+  if (instance >= m_initial.size()) {
+    m_initial.resize(instance + 1);
+    m_stores.resize(instance + 1);
+  }
   m_initial[instance].assign(initial.begin(), initial.end());
   // A block's shared memory starts afresh when a new block takes the slot.
-  std::erase_if(m_stores, [instance](const auto& item) { return (item.first >> 32) == instance; });
+  m_stores[instance].clear();
 }
 
 uint32_t Histories::size(Location location) const {
-  const auto it = m_stores.find(location.key());
-  return 1 + (it == m_stores.end() ? 0 : static_cast<uint32_t>(it->second.size()));
+  if (location.instance >= m_stores.size()) return 1;
+  const auto& stores = m_stores[location.instance];
+  const auto it = stores.find(location.index);
+  return 1 + (it == stores.end() ? 0 : static_cast<uint32_t>(it->second.size()));
 }
 
 HistoryEntry Histories::entry(Location location, uint32_t index) const {
   if (index == 0) return HistoryEntry{m_initial[location.instance][location.index], 0, ThreadId{}, true};
-  return m_stores.at(location.key())[index - 1];
+  return m_stores[location.instance].at(location.index)[index - 1];
 }
 
 uint32_t Histories::append(Location location, Word value, uint64_t id, ThreadId writer, uint32_t commuting_kind) {
-  auto& stores = m_stores[location.key()];
+  auto& stores = m_stores[location.instance][location.index];
   stores.push_back(HistoryEntry{value, id, writer, false, commuting_kind});
   return static_cast<uint32_t>(stores.size());
 }
@@ -178,6 +183,7 @@ void GpuModel::fence(const ThreadRef& t, Scope scope) {
   joined.join(block);
   if (scope != Scope::Block) joined.join(m_device_view);
   if (scope == Scope::System) joined.join(m_system_view);
+  joined.share(); // the thread and the fence views it joined now hold one view
   mine = joined;
   block = joined;
   if (scope != Scope::Block) m_device_view = joined;
@@ -198,6 +204,7 @@ void GpuModel::barrier(std::span<const ThreadRef> participants) {
     drained += drain_all(t.slot).size();
     joined.join(view(t.slot));
   }
+  joined.share(); // one view for every participant, not a copy each
   for (const ThreadRef& t : participants) view(t.slot) = joined;
   if (explaining())
     m_barrier_explanation = fmt::format("drained {} buffered store{} and gave every participant the "

@@ -52,8 +52,10 @@ public:
   uint32_t append(Location location, Word value, uint64_t id, ThreadId writer, uint32_t commuting_kind = 0);
 
 private:
-  std::vector<std::vector<Word>> m_initial;                        ///< per instance
-  std::unordered_map<uint64_t, std::vector<HistoryEntry>> m_stores; ///< entries after the initial
+  std::vector<std::vector<Word>> m_initial; ///< per instance
+  /** Per instance, by element index: the entries after the initial. By instance, so that a new
+   *  block's shared memory is reset without visiting every other location's history. */
+  std::vector<std::unordered_map<uint32_t, std::vector<HistoryEntry>>> m_stores;
 };
 
 class GpuModel final : public BufferedModel {

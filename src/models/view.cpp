@@ -5,41 +5,80 @@
 namespace fencelab {
 
 namespace {
+
 bool key_less(const std::pair<uint64_t, uint32_t>& entry, uint64_t key) { return entry.first < key; }
+
+uint32_t find(const View::Entries& entries, uint64_t key) {
+  const auto it = std::lower_bound(entries.begin(), entries.end(), key, key_less);
+  return it != entries.end() && it->first == key ? it->second : 0;
+}
+
+/** The pointwise maximum of two sorted entry lists. */
+View::Entries merge(const View::Entries& a, const View::Entries& b) {
+  View::Entries merged;
+  merged.reserve(a.size() + b.size());
+  auto x = a.cbegin();
+  auto y = b.cbegin();
+  while (x != a.end() || y != b.end()) {
+    if (y == b.end() || (x != a.end() && x->first < y->first)) {
+      merged.push_back(*x++);
+    } else if (x == a.end() || y->first < x->first) {
+      merged.push_back(*y++);
+    } else {
+      merged.push_back({x->first, std::max(x->second, y->second)});
+      ++x;
+      ++y;
+    }
+  }
+  return merged;
+}
+
+/** Raises `into`'s entry for `key` to at least `index`. */
+void raise_entry(View::Entries& into, uint64_t key, uint32_t index) {
+  const auto it = std::lower_bound(into.begin(), into.end(), key, key_less);
+  if (it != into.end() && it->first == key) it->second = std::max(it->second, index);
+  else into.insert(it, {key, index});
+}
+
 } // namespace
 
 uint32_t View::get(Location location) const {
   const uint64_t key = location.key();
-  const auto it = std::lower_bound(m_entries.begin(), m_entries.end(), key, key_less);
-  return it != m_entries.end() && it->first == key ? it->second : 0;
+  const uint32_t own = find(m_own, key);
+  return m_base ? std::max(own, find(*m_base, key)) : own;
 }
 
 void View::raise(Location location, uint32_t index) {
-  if (index == 0) return;
-  const uint64_t key = location.key();
-  const auto it = std::lower_bound(m_entries.begin(), m_entries.end(), key, key_less);
-  if (it != m_entries.end() && it->first == key) it->second = std::max(it->second, index);
-  else m_entries.insert(it, {key, index});
+  if (index == 0 || (m_base && find(*m_base, location.key()) >= index)) return;
+  raise_entry(m_own, location.key(), index);
 }
 
 void View::join(const View& other) {
-  if (other.m_entries.empty()) return;
-  std::vector<std::pair<uint64_t, uint32_t>> merged;
-  merged.reserve(m_entries.size() + other.m_entries.size());
-  auto a = m_entries.cbegin();
-  auto b = other.m_entries.cbegin();
-  while (a != m_entries.end() || b != other.m_entries.end()) {
-    if (b == other.m_entries.end() || (a != m_entries.end() && a->first < b->first)) {
-      merged.push_back(*a++);
-    } else if (a == m_entries.end() || b->first < a->first) {
-      merged.push_back(*b++);
-    } else {
-      merged.push_back({a->first, std::max(a->second, b->second)});
-      ++a;
-      ++b;
-    }
+  if (other.empty() || &other == this) return;
+  if (empty()) {
+    *this = other;
+    return;
   }
-  m_entries = std::move(merged);
+  if (m_base == other.m_base) {
+    // The same base (threads since their last barrier): only the other's raises are new.
+    if (m_own.empty()) m_own = other.m_own;
+    else if (!other.m_own.empty()) m_own = merge(m_own, other.m_own);
+    return;
+  }
+  m_own = merge(entries(), other.entries());
+  m_base.reset();
+}
+
+void View::share() {
+  if (m_own.empty()) return;
+  m_base = std::make_shared<const Entries>(entries());
+  m_own.clear();
+}
+
+View::Entries View::entries() const {
+  if (!m_base) return m_own;
+  if (m_own.empty()) return *m_base;
+  return merge(*m_base, m_own);
 }
 
 } // namespace fencelab

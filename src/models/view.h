@@ -1,11 +1,18 @@
 // A view (DESIGN "Memory models", gpu): for each location, the oldest entry of its history a
 // thread may still read. Locations not listed are at entry 0, the initial value. Views only
 // grow: reads and synchronization raise entries, never lower them.
+//
+// Representation: an immutable sorted base shared between views, plus the view's own sorted
+// raises above it. A barrier gives its participants one joined view; they then share its base
+// (a pointer each) and each collects only what it reads afterwards, so the next barrier joins
+// the participants' small deltas onto the common base instead of merging and copying every
+// thread's full view (a block of 256 threads copied 256 full views per barrier; issue 12).
 #pragma once
 
 #include "fencelab/machine/location.h"
 
 #include <cstdint>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -13,22 +20,27 @@ namespace fencelab {
 
 class View {
 public:
+  using Entries = std::vector<std::pair<uint64_t, uint32_t>>; ///< sorted by location key, indexes > 0
+
   /** The oldest readable entry of `location` (0 when the view says nothing of it). */
   uint32_t get(Location location) const;
   /** Raises the entry for `location` to at least `index`. */
   void raise(Location location, uint32_t index);
   /** Raises every entry to at least the other view's (pointwise maximum). */
   void join(const View& other);
-  void clear() { m_entries.clear(); }
-  bool empty() const { return m_entries.empty(); }
-  size_t size() const { return m_entries.size(); }
-  /** (location key, index) pairs in key order. */
-  const std::vector<std::pair<uint64_t, uint32_t>>& entries() const { return m_entries; }
-
-  friend bool operator==(const View&, const View&) = default;
+  /** Makes the whole view the shared base, so that copies of it share their entries. */
+  void share();
+  void clear() {
+    m_base.reset();
+    m_own.clear();
+  }
+  bool empty() const { return !m_base && m_own.empty(); }
+  /** Every (location key, index) pair, in key order. */
+  Entries entries() const;
 
 private:
-  std::vector<std::pair<uint64_t, uint32_t>> m_entries; ///< sorted by key, indexes > 0
+  std::shared_ptr<const Entries> m_base; ///< null: empty
+  Entries m_own;                         ///< raises above the base
 };
 
 } // namespace fencelab
