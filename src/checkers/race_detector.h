@@ -22,6 +22,7 @@
 #include "fencelab/checkers/report_catalogue.h"
 #include "fencelab/machine/events.h"
 #include "fencelab/program/program.h"
+#include "fencelab/support/flat_map.h"
 #include "shadow_memory.h"
 #include "vector_clock.h"
 
@@ -110,7 +111,7 @@ private:
   const Program& m_program;
   bool m_enabled = true;
   uint32_t m_threads_per_block = 1;
-  std::unordered_map<uint32_t, ThreadState> m_states; ///< by dense index: threads started, not exited
+  FlatMap<uint32_t, ThreadState> m_states; ///< by dense index: threads started, not exited
   ShadowMemory m_shadow;
   std::vector<Site> m_sites;
   std::unordered_map<Site, uint32_t, SiteHash> m_site_index;

@@ -5,6 +5,7 @@
 
 #include "fencelab/machine/machine.h"
 #include "fencelab/machine/pointer.h"
+#include "fencelab/support/flat_map.h"
 #include "fiber_stack.h"
 #include "memory_layout.h"
 #include "warp_schedule.h"
@@ -184,7 +185,7 @@ struct Machine::Impl final : FootprintSink {
     uint64_t changes = 0;
     uint32_t watchers = 0;
   };
-  std::unordered_map<uint64_t, LocationWatch> watched_locations;
+  FlatMap<uint64_t, LocationWatch> watched_locations;
   void watch(SimThread& thread, Location location);
   void unwatch(SimThread& thread);
   /** Whether a fence has run in this execution (AtomicUpdate::unobserved). */

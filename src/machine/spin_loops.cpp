@@ -10,7 +10,7 @@
 namespace fencelab {
 
 void Machine::Impl::location_changed(Location location) {
-  if (const auto it = watched_locations.find(location.key()); it != watched_locations.end()) ++it->second.changes;
+  if (LocationWatch* watch = watched_locations.find(location.key())) ++watch->changes;
   // Threads spinning on this location may read something new: they run again, enabled by
   // the step that changed it (a dependence the reduction must see).
   size_t kept = 0;
@@ -30,8 +30,8 @@ void Machine::Impl::location_changed(Location location) {
 uint64_t Machine::Impl::location_epoch(Location location) const {
   // Asked only where the thread watches `location` (its previous read's, same_state below);
   // elsewhere the answer is never equal to epoch_after_last.
-  const auto it = watched_locations.find(location.key());
-  return it == watched_locations.end() ? ~0ull - 1 : it->second.changes;
+  const LocationWatch* watch = watched_locations.find(location.key());
+  return watch ? watch->changes : ~0ull - 1;
 }
 
 void Machine::Impl::watch(SimThread& thread, Location location) {
@@ -45,8 +45,7 @@ void Machine::Impl::watch(SimThread& thread, Location location) {
 void Machine::Impl::unwatch(SimThread& thread) {
   if (!thread.watching) return;
   thread.watching = false;
-  const auto it = watched_locations.find(thread.watched.key());
-  if (--it->second.watchers == 0) watched_locations.erase(it);
+  if (--watched_locations.find(thread.watched.key())->watchers == 0) watched_locations.erase(thread.watched.key());
 }
 
 void Machine::Impl::take_snapshot(const SimThread& thread, SourceRange range, Location location, const void* site,
