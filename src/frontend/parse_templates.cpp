@@ -12,18 +12,6 @@ namespace fencelab {
 
 namespace {
 
-/** Index of the token closing the bracket opened at `open` (`(`/`)` or `<`/`>`), counting
- *  only that pair; the end-of-file token when unbalanced. */
-size_t matching_close(const std::vector<Token>& tokens, size_t open, TokenKind opening, TokenKind closing) {
-  int depth = 0;
-  for (size_t i = open; i < tokens.size(); ++i) {
-    if (tokens[i].kind == opening) ++depth;
-    else if (tokens[i].kind == closing && --depth == 0) return i;
-    else if (tokens[i].kind == TokenKind::EndOfFile) return i;
-  }
-  return tokens.size() - 1;
-}
-
 Type unqualified_value_type(Type type) {
   type.is_const = type.is_volatile = false;
   return type;
@@ -40,7 +28,7 @@ void Parser::bind_template_types() {
   std::unordered_map<std::string, bool> conflicting;
   for (size_t i = 0; i + 1 < m_tokens.size(); ++i) {
     if (m_tokens[i].kind != TokenKind::KwTemplate || m_tokens[i + 1].kind != TokenKind::Less) continue;
-    const size_t close = matching_close(m_tokens, i + 1, TokenKind::Less, TokenKind::Greater);
+    const size_t close = matching_close(i + 1, TokenKind::Less, TokenKind::Greater);
     std::vector<std::string> type_names;
     for (size_t k = i + 2; k + 1 < close; ++k)
       if ((m_tokens[k].kind == TokenKind::KwTypename || m_tokens[k].kind == TokenKind::KwClass) &&
@@ -71,7 +59,7 @@ void Parser::bind_template_types() {
 void Parser::deduce_from_kernel_parameters(size_t open_paren, const std::vector<std::string>& type_names,
                                            std::unordered_map<std::string, Type>& deduced,
                                            std::unordered_map<std::string, bool>& conflicting) const {
-  const size_t close = matching_close(m_tokens, open_paren, TokenKind::LeftParen, TokenKind::RightParen);
+  const size_t close = matching_close(open_paren, TokenKind::LeftParen, TokenKind::RightParen);
   size_t begin = open_paren + 1;
   int depth = 0;
   for (size_t k = begin; k <= close; ++k) {

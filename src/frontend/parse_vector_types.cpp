@@ -140,11 +140,11 @@ std::optional<VectorType> vector_type_named(std::string_view name) {
   return std::nullopt;
 }
 
-size_t Parser::matching_bracket(size_t open) const {
+size_t Parser::matching_close(size_t open, TokenKind opening, TokenKind closing) const {
   int depth = 0;
   for (size_t i = open; i < m_tokens.size(); ++i) {
-    if (m_tokens[i].kind == TokenKind::LeftBracket) ++depth;
-    else if (m_tokens[i].kind == TokenKind::RightBracket && --depth == 0) return i;
+    if (m_tokens[i].kind == opening) ++depth;
+    else if (m_tokens[i].kind == closing && --depth == 0) return i;
     else if (m_tokens[i].kind == TokenKind::EndOfFile) return i;
   }
   return m_tokens.size() - 1;
@@ -354,7 +354,7 @@ ExprPtr Parser::parse_vector_field(const VectorType& type, uint8_t field) {
       if (variable->sequence && peek(1).kind == TokenKind::LeftBracket) {
         advance();
         // `p[i].pos`: a vector field of an element, that field's fields of the struct.
-        const size_t close = matching_bracket(m_pos);
+        const size_t close = matching_close(m_pos, TokenKind::LeftBracket, TokenKind::RightBracket);
         const std::optional<VectorType> part = peek(close - m_pos + 1).kind == TokenKind::Dot
                                                    ? variable->type.vector_field(peek(close - m_pos + 2).text)
                                                    : std::nullopt;
@@ -488,13 +488,8 @@ std::optional<uint8_t> Parser::parse_field_name(const VectorType& type) {
 size_t Parser::vector_lvalue_length(VectorType& type) const {
   // The token offset just past the bracket or parenthesis group opening at `open`, or 0.
   const auto past_group = [this](size_t open, TokenKind left, TokenKind right) -> size_t {
-    int depth = 0;
-    for (size_t i = open;; ++i) {
-      const TokenKind kind = peek(i).kind;
-      if (kind == TokenKind::EndOfFile) return 0;
-      if (kind == left) ++depth;
-      else if (kind == right && --depth == 0) return i + 1;
-    }
+    const size_t close = matching_close(m_pos + open, left, right);
+    return m_tokens[close].kind == TokenKind::EndOfFile ? 0 : close - m_pos + 1;
   };
   const auto not_a_field = [this](size_t at) {
     return peek(at).kind != TokenKind::Dot && peek(at).kind != TokenKind::Arrow;

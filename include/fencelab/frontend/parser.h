@@ -338,8 +338,9 @@ private:
     VectorType type;
     bool sequence = false; ///< a pointer to or array of vectors, not a vector value
   };
-  /** The token index of the `]` closing the `[` at token `open` (the end of file if none). */
-  size_t matching_bracket(size_t open) const;
+  /** The token index of the `closing` that closes the `opening` at token `open` (`[`/`]`,
+   *  `(`/`)`, `<`/`>`), counting only that pair; the end-of-file token's when unbalanced. */
+  size_t matching_close(size_t open, TokenKind opening, TokenKind closing) const;
   /** The vector variable `name` names here; null for any other name. */
   const VectorVariable* vector_variable(const std::string& name) const;
   /** Records what a declared name is: a vector variable, or (nullopt) anything else, which
