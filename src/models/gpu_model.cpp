@@ -8,9 +8,19 @@ namespace fencelab {
 // ---------------------------------------------------------------------------------------------
 // Histories
 
+namespace {
+
+/** Empties every history of an instance, keeping the entries' memory for the next execution
+ *  (a litmus run appends to the same few locations hundreds of thousands of times). */
+void empty_histories(std::unordered_map<uint32_t, std::vector<HistoryEntry>>& instance) {
+  for (auto& [index, stores] : instance) stores.clear();
+}
+
+} // namespace
+
 void Histories::clear() {
   for (auto& instance : m_initial) instance.clear();
-  for (auto& instance : m_stores) instance.clear();
+  for (auto& instance : m_stores) empty_histories(instance);
 }
 
 void Histories::init_instance(uint32_t instance, std::span<const Word> initial) {
@@ -20,7 +30,7 @@ void Histories::init_instance(uint32_t instance, std::span<const Word> initial) 
   }
   m_initial[instance].assign(initial.begin(), initial.end());
   // A block's shared memory starts afresh when a new block takes the slot.
-  m_stores[instance].clear();
+  empty_histories(m_stores[instance]);
 }
 
 uint32_t Histories::size(Location location) const {
