@@ -62,8 +62,12 @@ ThreadId RaceDetector::thread_of(uint32_t index) const {
 uint32_t RaceDetector::site_of(const Event& event) {
   const bool constant = event.kind == EventKind::Store && event.constant_value;
   const Site site{event.range, event.kind, event.mode, event.scope, constant, constant ? event.value : 0};
+  // A direct-mapped cache in front of the table: a kernel's accesses come from a few sites.
+  auto& cached = m_recent_sites[(event.range.begin * 7 + event.range.end + uint32_t(event.kind)) % kRecentSites];
+  if (cached != 0 && m_sites[cached - 1] == site) return cached - 1;
   const auto [it, inserted] = m_site_index.try_emplace(site, static_cast<uint32_t>(m_sites.size()));
   if (inserted) m_sites.push_back(site);
+  cached = it->second + 1;
   return it->second;
 }
 

@@ -26,6 +26,7 @@
 #include "shadow_memory.h"
 #include "vector_clock.h"
 
+#include <array>
 #include <memory>
 #include <unordered_map>
 #include <vector>
@@ -115,6 +116,9 @@ private:
   ShadowMemory m_shadow;
   std::vector<Site> m_sites;
   std::unordered_map<Site, uint32_t, SiteHash> m_site_index;
+  static constexpr size_t kRecentSites = 64;
+  /** By a hash of range and kind: 1 + a site index met there lately (0: none). */
+  std::array<uint32_t, kRecentSites> m_recent_sites{};
   /** By store id: the fences a reader of that store can acquire. A store made after a fence
    *  carries that fence; an atomic read-modify-write also carries those of the store it read,
    *  so a chain of atomics on a counter passes every release along (the release sequence:

@@ -35,7 +35,8 @@ static ResolvedAccess resolve(Machine::Impl& m, SimThread& t, Word pointer, cons
   const PointerValue p = PointerValue::decode(pointer);
   ResolvedAccess access;
   uint32_t element_count = 0;
-  std::string name;
+  // What the access is into, for fault messages only (built on a fault, not per access).
+  const auto name = [&access] { return access.object ? "'" + access.object->name + "'" : std::string("a local array"); };
   if (p.kind == PointerKind::Null) {
     m.fault(t, range, RuntimeErrorKind::NullPointer, fmt::format("{} through a null pointer", access_verb(kind)));
   } else if (p.kind == PointerKind::LocalArray) {
@@ -43,13 +44,11 @@ static ResolvedAccess resolve(Machine::Impl& m, SimThread& t, Word pointer, cons
     access.local = &t.local_arrays[p.object];
     access.element_type = access.local->element_type;
     element_count = static_cast<uint32_t>(access.local->elements.size());
-    name = "a local array";
   } else {
     if (p.object >= m.program.memory_objects.size()) m.fault(t, range, "access through an invalid pointer");
     access.object = &m.program.memory_objects[p.object];
     access.element_type = access.object->element_type;
     element_count = access.object->element_count;
-    name = "'" + access.object->name + "'";
   }
   // A location is a naturally aligned element (DESIGN "Memory models"); accesses of another
   // size would split or merge locations, which the models do not describe.
@@ -59,18 +58,18 @@ static ResolvedAccess resolve(Machine::Impl& m, SimThread& t, Word pointer, cons
   const uint32_t size = access.element_type.size();
   if (p.offset % int64_t(type.size()) != 0 || p.offset % int64_t(size) != 0)
     m.fault(t, range, RuntimeErrorKind::Misaligned,
-            fmt::format("misaligned {}-byte {} of {} at byte offset {}", type.size(), access_verb(kind), name,
+            fmt::format("misaligned {}-byte {} of {} at byte offset {}", type.size(), access_verb(kind), name(),
                         p.offset));
   if (type.size() != size)
     m.fault(t, range, RuntimeErrorKind::Unsupported,
             fmt::format("not supported: {}-byte {} of {}, whose elements are {}-byte {}",
-                                  type.size(), access_verb(kind), name, size,
+                                  type.size(), access_verb(kind), name(), size,
                                   access.element_type.to_string()));
   const int64_t index = p.offset / int64_t(size);
   if (index < 0 || index >= int64_t(element_count))
     m.fault(t, range, RuntimeErrorKind::OutOfBounds,
             fmt::format("out-of-bounds {}: {}[{}], which has {} element{}",
-                                  access_verb(kind), name, index, element_count,
+                                  access_verb(kind), name(), index, element_count,
                                   element_count == 1 ? "" : "s"));
   access.index = static_cast<uint32_t>(index);
   if (access.object != nullptr) {
