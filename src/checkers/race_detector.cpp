@@ -178,7 +178,7 @@ void RaceDetector::on_access(const Event& event, ReportCatalogue& catalogue) {
                          (!extra || extra->updates.empty() || cell.update_kind == event.commuting_kind);
   // A commuting update is reported at its own site whichever of them came first (their order
   // is explored once), so it is not held back by the once-per-location flag.
-  if (event.kind != EventKind::Store && !object.initialized && !cell.written &&
+  if (event.kind != EventKind::Store && !object.initialized && !cell.has_write &&
       (commuting || !cell.uninitialized_reported)) {
     cell.uninitialized_reported = true;
     CheckReport r;
@@ -212,7 +212,7 @@ void RaceDetector::on_access(const Event& event, ReportCatalogue& catalogue) {
   }
   if (writes(event.kind)) {
     cell.write = now;
-    cell.has_write = cell.written = true;
+    cell.has_write = true;
     cell.has_read = false;
     if (ShadowExtra* e = m_shadow.find_extra(cell)) {
       e->reads.clear();

@@ -16,15 +16,10 @@ ShadowCell& ShadowMemory::cell(Location location, uint32_t element_count) {
   const uint32_t number = location.index / kChunk, offset = location.index % kChunk;
   if (number >= chunks.size()) chunks.resize(number + 1);
   Chunk& chunk = chunks[number];
-  if (offset >= chunk.size) {
-    // The last chunk of a small or odd-sized object holds only its elements (a scalar: one
-    // cell); an index past them (never made by the Machine, which checks bounds) still fits.
-    const uint32_t base = number * kChunk;
-    const uint32_t wanted = std::max(std::min(kChunk, element_count > base ? element_count - base : 0), offset + 1);
-    auto cells = std::make_unique<ShadowCell[]>(wanted);
-    std::copy_n(chunk.cells.get(), chunk.generation == m_generation ? chunk.size : 0, cells.get());
-    chunk.cells = std::move(cells);
-    chunk.size = wanted;
+  if (!chunk.cells) {
+    // The last chunk of a small or odd-sized object holds only its elements (a scalar: one cell).
+    chunk.size = std::min(kChunk, element_count - number * kChunk);
+    chunk.cells = std::make_unique<ShadowCell[]>(chunk.size);
     chunk.generation = m_generation;
   } else if (chunk.generation != m_generation) {
     std::fill_n(chunk.cells.get(), chunk.size, ShadowCell{});

@@ -33,9 +33,8 @@ struct ShadowCell {
   ShadowAccess first_read; ///< valid if has_read: the first of the reads since the last write
   uint32_t extra = 0;      ///< 0: none; else 1 + index of its ShadowExtra
   uint32_t update_kind = 0;
-  bool has_write = false;
+  bool has_write = false; ///< also: the location was written in this execution
   bool has_read = false;
-  bool written = false;
   bool uninitialized_reported = false;
 };
 
@@ -49,7 +48,8 @@ class ShadowMemory {
 public:
   /** Starts a new execution: every cell reads as fresh. */
   void begin_execution();
-  /** The cell of a location of an instance with `element_count` elements, made fresh if untouched. */
+  /** The cell of a location of an instance with `element_count` elements, made fresh if
+   *  untouched. The index is in bounds (the Machine faults an access out of bounds first). */
   ShadowCell& cell(Location location, uint32_t element_count);
   /** A new block's shared instance: its cells read as fresh again. */
   void reset_instance(uint32_t instance);

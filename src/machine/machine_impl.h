@@ -186,7 +186,8 @@ struct Machine::Impl final : FootprintSink {
     uint32_t watchers = 0;
   };
   FlatMap<uint64_t, LocationWatch> watched_locations;
-  void watch(SimThread& thread, Location location);
+  /** Makes `location` the thread's watched one; its change count. */
+  uint64_t watch(SimThread& thread, Location location);
   void unwatch(SimThread& thread);
   /** Whether a fence has run in this execution (AtomicUpdate::unobserved). */
   bool fence_executed = false;

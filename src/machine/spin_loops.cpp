@@ -34,12 +34,14 @@ uint64_t Machine::Impl::location_epoch(Location location) const {
   return watch ? watch->changes : ~0ull - 1;
 }
 
-void Machine::Impl::watch(SimThread& thread, Location location) {
-  if (thread.watching && thread.watched == location) return;
+uint64_t Machine::Impl::watch(SimThread& thread, Location location) {
+  if (thread.watching && thread.watched == location) return watched_locations.find(location.key())->changes;
   unwatch(thread);
-  ++watched_locations[location.key()].watchers;
+  LocationWatch& watch = watched_locations[location.key()];
+  ++watch.watchers;
   thread.watching = true;
   thread.watched = location;
+  return watch.changes;
 }
 
 void Machine::Impl::unwatch(SimThread& thread) {
@@ -100,8 +102,7 @@ void Machine::Impl::before_read_event(SimThread& thread, EventKind kind, SourceR
 void Machine::Impl::after_read_event(SimThread& thread, bool changed_memory) {
   model->require_newer_read(false);
   std::swap(thread.last_snapshot, thread.snapshot);
-  watch(thread, thread.last_snapshot.location);
-  thread.epoch_after_last = location_epoch(thread.last_snapshot.location);
+  thread.epoch_after_last = watch(thread, thread.last_snapshot.location);
   thread.events_after_last = thread.visible_events;
   thread.last_changed_memory = changed_memory;
   thread.spinning = false;
