@@ -65,7 +65,8 @@ TEST_CASE("the store buffer behaves as a list of pending stores", "[models][prop
       }
       // Draining one location keeps the others in program order.
       const Location l = random_location(random);
-      const auto drained = buffer.take_all(l);
+      std::vector<BufferedStore> drained;
+      buffer.take_all(drained, l);
       std::vector<BufferedStore> expected_drained;
       for (auto it = oracle.begin(); it != oracle.end();) {
         if (it->location == l) {

@@ -3,8 +3,8 @@
 #include "race_detector.h"
 #include "thread_groups.h"
 
-#include <fmt/format.h>
 #include <algorithm>
+#include <fmt/format.h>
 #include <map>
 
 namespace fencelab {
@@ -63,6 +63,11 @@ void Checkers::on_event(const Event& event) {
 // identically across the entire thread block" (Programming Guide 10.6): threads waiting at
 // different call sites, or some exited while others wait, are barrier divergence.
 void Checkers::check_barrier(const Event& event) {
+  const auto same_site = [&event](const std::pair<ThreadId, SourceRange>& waiter) {
+    return waiter.second.begin == event.waiting.front().second.begin;
+  };
+  if (event.exited.empty() && (event.waiting.empty() || std::all_of(event.waiting.begin(), event.waiting.end(), same_site)))
+    return; // the common case, decided without building the groups below
   std::map<uint32_t, std::pair<SourceRange, std::vector<ThreadId>>> by_site;
   for (const auto& [thread, range] : event.waiting) {
     auto& entry = by_site[range.begin];

@@ -11,7 +11,8 @@ void Machine::Impl::release_barrier(ResidentBlock& block) {
   // __syncthreads: "waits until all threads in the thread block have reached this point and
   // all global and shared memory accesses made by these threads prior to __syncthreads() are
   // visible to all threads in the block" (Programming Guide 10.6). The model drains and joins.
-  std::vector<ThreadRef> participants;
+  std::vector<ThreadRef>& participants = block.participants; // kept: no allocation per release
+  participants.clear();
   Word count = 0;
   for (uint32_t slot : block.thread_slots) {
     SimThread& t = threads[slot];
@@ -40,6 +41,7 @@ void Machine::Impl::release_barrier(ResidentBlock& block) {
     e.text = fmt::format("{} threads of block {}", participants.size(), block.linear_index);
     const std::string detail = model->explain_last_barrier();
     if (!detail.empty()) e.text += "; " + detail;
+    e.waiting.reserve(participants.size());
     for (uint32_t slot : block.thread_slots) {
       const SimThread& t = threads[slot];
       if (t.status == ThreadStatus::AtBarrier) e.waiting.emplace_back(t.ref.id, t.pending.range);

@@ -89,6 +89,8 @@ Machine::Impl::Impl(const Program& program, MachineOptions options)
                                   ? threads * MachineOptions::kStepsPerThread
                                   : MachineOptions::kMinSteps;
   }
+  for (const KernelArgument& argument : program.arguments)
+    kernel_arguments.push_back(argument.buffer_object ? pointer_to_object(*argument.buffer_object) : argument.value);
   for (uint32_t i = 0; i < program.observed.size(); ++i)
     if (program.observed[i].kind == ObservedItem::Kind::Local)
       observed_locals.emplace_back(program.observed[i].local, i);
@@ -392,11 +394,7 @@ void Machine::Impl::start_thread(SimThread& thread) {
 void Machine::Impl::thread_main(SimThread& thread) {
   thread.stack_top = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
   try {
-    std::vector<Word> args;
-    args.reserve(program.arguments.size());
-    for (const KernelArgument& argument : program.arguments)
-      args.push_back(argument.buffer_object ? pointer_to_object(*argument.buffer_object) : argument.value);
-    call_function(thread, *program.launch.kernel, args, nullptr);
+    call_function(thread, *program.launch.kernel, kernel_arguments, nullptr);
     thread.status = ThreadStatus::Done;
   } catch (ThreadFault& fault) {
     thread.fault = std::move(fault);

@@ -154,6 +154,9 @@ struct ResidentBlock {
   uint32_t live = 0;    ///< threads not Done
   uint32_t arrived = 0; ///< threads at the barrier
   uint32_t last_round_size = 0; ///< participants of its previous barrier release
+  /** The threads release_barrier releases (its scratch; a release runs no other release of
+   *  the block: work it makes due waits in Machine::Impl::block_work). */
+  std::vector<ThreadRef> participants;
   bool active = false;
 };
 
@@ -166,6 +169,9 @@ struct Machine::Impl final : FootprintSink {
   uint32_t threads_per_block = 1;
   uint64_t total_blocks = 1;
   std::vector<std::pair<const VarDecl*, uint32_t>> observed_locals; ///< (local, item index)
+  /** The kernel's arguments as every thread receives them (a buffer argument is a pointer to
+   *  its object): the same in every execution, so computed once. */
+  std::vector<Word> kernel_arguments;
 
   // Per execution.
   MemoryModel* model = nullptr;

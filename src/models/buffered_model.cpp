@@ -50,24 +50,27 @@ void BufferedModel::thread_start(const ThreadRef& t) {
   m_owners[t.slot.value] = t.id;
 }
 
-std::vector<BufferedStore> BufferedModel::drain_all(ThreadSlot slot) {
-  if (slot.value >= m_buffers.size()) return {};
-  std::vector<BufferedStore> drained = m_buffers[slot.value].take_all();
-  for (const BufferedStore& store : drained) this->drained(slot.value, store, true);
+const std::vector<BufferedStore>& BufferedModel::drain_all(ThreadSlot slot) {
+  m_drained.clear();
+  if (slot.value >= m_buffers.size()) return m_drained;
+  m_buffers[slot.value].take_all(m_drained);
+  for (const BufferedStore& store : m_drained) drained(slot.value, store, true);
   note_maybe_empty(slot.value);
-  return drained;
+  return m_drained;
 }
 
 void BufferedModel::drain_location(ThreadSlot slot, Location location) {
+  m_drained.clear();
   if (slot.value >= m_buffers.size()) return;
-  for (const BufferedStore& store : m_buffers[slot.value].take_all(location)) drained(slot.value, store, true);
+  m_buffers[slot.value].take_all(m_drained, location);
+  for (const BufferedStore& store : m_drained) drained(slot.value, store, true);
   note_maybe_empty(slot.value);
 }
 
 void BufferedModel::finish_execution() {
   // "At kernel end every buffer drains" (DESIGN): in program order per thread.
-  const std::vector<uint32_t> slots = m_nonempty;
-  for (uint32_t slot : slots) drain_all(ThreadSlot{slot});
+  // Each drain_all empties its slot's buffer, which leaves m_nonempty (ascending slots).
+  while (!m_nonempty.empty()) drain_all(ThreadSlot{m_nonempty.front()});
 }
 
 uint32_t BufferedModel::internal_step_count() const {

@@ -29,8 +29,9 @@ protected:
   void reset_buffers();
   StoreBuffer& buffer(ThreadSlot slot);
   const StoreBuffer* find_buffer(ThreadSlot slot) const;
-  /** Drains the thread's whole buffer in program order; returns what drained (oldest first). */
-  std::vector<BufferedStore> drain_all(ThreadSlot slot);
+  /** Drains the thread's whole buffer in program order; returns what drained (oldest first),
+   *  valid until the next drain. */
+  const std::vector<BufferedStore>& drain_all(ThreadSlot slot);
   /** Drains the thread's buffered stores to one location, in program order. */
   void drain_location(ThreadSlot slot, Location location);
   /** Stores other threads still hold for `location`, as "X=10 still sits in thread (0,0,0)'s
@@ -73,6 +74,7 @@ private:
   std::vector<ThreadId> m_owners;     ///< by thread slot: the thread running there
   std::vector<uint32_t> m_nonempty;   ///< slots with buffered stores, ascending
   mutable std::vector<uint32_t> m_positions;
+  std::vector<BufferedStore> m_drained; ///< the last drain_all's or drain_location's stores
 };
 
 } // namespace fencelab

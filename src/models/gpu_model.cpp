@@ -180,7 +180,7 @@ Word GpuModel::read_modify_write(const ThreadRef& t, Location location, Scope, c
 }
 
 void GpuModel::fence(const ThreadRef& t, Scope scope) {
-  const std::vector<BufferedStore> drained = drain_all(t.slot);
+  const std::vector<BufferedStore>& drained = drain_all(t.slot);
   // The thread's own view is its own (its later steps are ordered after this one anyway); the
   // fence views it joins are shared with every thread whose fences cover the same scope.
   touch(fence_view_object(Scope::Block, t.block_slot), true);

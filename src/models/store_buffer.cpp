@@ -8,6 +8,12 @@ std::optional<Word> StoreBuffer::newest(Location location) const {
   return std::nullopt;
 }
 
+bool StoreBuffer::oldest_of_its_location(uint32_t position) const {
+  for (uint32_t j = 0; j < position; ++j)
+    if (m_entries[j].location == m_entries[position].location) return false;
+  return true;
+}
+
 void StoreBuffer::drainable(DrainOrder order, std::vector<uint32_t>& out) const {
   out.clear();
   if (m_entries.empty()) return;
@@ -15,20 +21,16 @@ void StoreBuffer::drainable(DrainOrder order, std::vector<uint32_t>& out) const 
     out.push_back(0);
     return;
   }
-  // The oldest entry of each location: an entry with no older entry for its location.
-  for (uint32_t i = 0; i < m_entries.size(); ++i) {
-    bool oldest = true;
-    for (uint32_t j = 0; j < i && oldest; ++j) oldest = !(m_entries[j].location == m_entries[i].location);
-    if (oldest) out.push_back(i);
-  }
+  for (uint32_t i = 0; i < m_entries.size(); ++i)
+    if (oldest_of_its_location(i)) out.push_back(i);
 }
 
 size_t StoreBuffer::drainable_count(DrainOrder order) const {
   if (m_entries.empty()) return 0;
   if (order == DrainOrder::Fifo) return 1;
-  std::vector<uint32_t> positions;
-  drainable(order, positions);
-  return positions.size();
+  size_t count = 0;
+  for (uint32_t i = 0; i < m_entries.size(); ++i) count += oldest_of_its_location(i) ? 1 : 0;
+  return count;
 }
 
 BufferedStore StoreBuffer::take(uint32_t position) {
@@ -37,16 +39,18 @@ BufferedStore StoreBuffer::take(uint32_t position) {
   return entry;
 }
 
-std::vector<BufferedStore> StoreBuffer::take_all(std::optional<Location> location) {
-  std::vector<BufferedStore> taken;
+void StoreBuffer::take_all(std::vector<BufferedStore>& out, std::optional<Location> location) {
   if (!location) {
-    taken.swap(m_entries);
-    return taken;
+    out.insert(out.end(), m_entries.begin(), m_entries.end());
+    m_entries.clear(); // keeps its capacity for the thread's next stores
+    return;
   }
-  std::vector<BufferedStore> kept;
-  for (const BufferedStore& e : m_entries) (e.location == *location ? taken : kept).push_back(e);
-  m_entries.swap(kept);
-  return taken;
+  size_t kept = 0;
+  for (const BufferedStore& e : m_entries) {
+    if (e.location == *location) out.push_back(e);
+    else m_entries[kept++] = e;
+  }
+  m_entries.resize(kept);
 }
 
 } // namespace fencelab

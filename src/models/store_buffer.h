@@ -38,11 +38,15 @@ public:
   size_t drainable_count(DrainOrder order) const;
   /** Removes and returns the entry at `position` (which must be drainable). */
   BufferedStore take(uint32_t position);
-  /** Removes and returns, oldest first, every buffered store (to `location` only, if given). */
-  std::vector<BufferedStore> take_all(std::optional<Location> location = std::nullopt);
+  /** Removes every buffered store (to `location` only, if given) and appends it to `out`,
+   *  oldest first. Neither this buffer nor `out` gives its memory back: no allocation in the
+   *  steady state (issue 12). */
+  void take_all(std::vector<BufferedStore>& out, std::optional<Location> location = std::nullopt);
   void clear() { m_entries.clear(); }
 
 private:
+  /** Whether no older entry has the same location (under PerLocation order, it may drain). */
+  bool oldest_of_its_location(uint32_t position) const;
   std::vector<BufferedStore> m_entries; ///< program order, oldest first
 };
 

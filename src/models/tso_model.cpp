@@ -51,7 +51,7 @@ Word TsoModel::load(const ThreadRef& t, Location location, AccessMode) {
 
 // Atomics drain the whole buffer first (x86 locked instructions), then act on memory.
 Word TsoModel::read_modify_write(const ThreadRef& t, Location location, Scope, const AtomicUpdate& update) {
-  const auto drained = drain_all(t.slot);
+  const auto& drained = drain_all(t.slot);
   touch_history_update(location, update);
   const Word old = m_memory.read_modify_write(t.slot, location, update, m_ids);
   if (update.apply(old) != old) changed(location);
@@ -61,7 +61,7 @@ Word TsoModel::read_modify_write(const ThreadRef& t, Location location, Scope, c
 
 // Every fence drains the whole buffer (x86 MFENCE); tso has no scopes to distinguish.
 void TsoModel::fence(const ThreadRef& t, Scope) {
-  const auto drained = drain_all(t.slot);
+  const auto& drained = drain_all(t.slot);
   if (explaining()) explain(t, drained_list(drained));
 }
 

@@ -13,10 +13,11 @@ uint32_t find(const View::Entries& entries, uint64_t key) {
   return it != entries.end() && it->first == key ? it->second : 0;
 }
 
-/** The pointwise maximum of two sorted entry lists. */
-View::Entries merge(const View::Entries& a, const View::Entries& b) {
-  View::Entries merged;
-  merged.reserve(a.size() + b.size());
+/** Sets `merged` to the pointwise maximum of two sorted entry lists (neither is `merged`). */
+void merge_into(View::Entries& merged, const View::Entries& a, const View::Entries& b) {
+  merged.clear();
+  const size_t needed = a.size() + b.size();
+  if (merged.capacity() < needed) merged.reserve(std::max(needed, 2 * merged.capacity())); // amortized
   auto x = a.cbegin();
   auto y = b.cbegin();
   while (x != a.end() || y != b.end()) {
@@ -30,7 +31,20 @@ View::Entries merge(const View::Entries& a, const View::Entries& b) {
       ++y;
     }
   }
+}
+
+View::Entries merge(const View::Entries& a, const View::Entries& b) {
+  View::Entries merged;
+  merge_into(merged, a, b);
   return merged;
+}
+
+/** Merges `other` into `into` through a buffer kept per OS thread, so that joining views at a
+ *  barrier (one join per participant) reuses memory instead of allocating a list per join. */
+void merge_in_place(View::Entries& into, const View::Entries& other) {
+  thread_local View::Entries scratch;
+  merge_into(scratch, into, other);
+  into.swap(scratch);
 }
 
 /** Raises `into`'s entry for `key` to at least `index`. */
@@ -62,7 +76,7 @@ void View::join(const View& other) {
   if (m_base == other.m_base) {
     // The same base (threads since their last barrier): only the other's raises are new.
     if (m_own.empty()) m_own = other.m_own;
-    else if (!other.m_own.empty()) m_own = merge(m_own, other.m_own);
+    else if (!other.m_own.empty()) merge_in_place(m_own, other.m_own);
     return;
   }
   m_own = merge(entries(), other.entries());
