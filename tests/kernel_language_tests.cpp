@@ -139,6 +139,24 @@ __global__ void k(const int* __restrict__ in) {
 )") == std::set<std::string>{"out[0]=6 out[1]=12 out[2]=-2"});
 }
 
+TEST_CASE("a NaN converts to bool as true ([conv.bool]) and to an integer as 0 (cvt.rzi)", "[frontend][language]") {
+  CHECK(outcomes(R"(
+//@ launch grid=1 block=1
+//@ arg zero = 0.0
+//@ observe out
+__device__ int out[4];
+__global__ void k(float zero) {
+  float f = zero / zero;
+  double d = f;
+  out[0] = (bool)f;
+  out[1] = (bool)d;
+  out[2] = (int)f;
+  bool b = f;
+  out[3] = b ? 1 : 0;
+}
+)") == std::set<std::string>{"out[0]=1 out[1]=1 out[2]=0 out[3]=1"});
+}
+
 TEST_CASE("a failed assert is an assertion-failed report with a witness; a holding one is nothing",
           "[frontend][language][checkers]") {
   const std::string text = R"(

@@ -44,12 +44,13 @@ Word extend_integer(uint64_t raw, uint32_t size, bool is_signed) {
 
 /**
  * Floating to integer conversion. C++ [conv.fpint] makes out-of-range values undefined; we
- * saturate as the PTX `cvt.rzi` instruction does (PTX ISA 9.7.9.21), and NaN becomes 0.
+ * saturate as the PTX `cvt.rzi` instruction does (PTX ISA 9.7.9.21), and NaN becomes 0. To
+ * bool it is [conv.bool] instead: false for zero, true for anything else, NaN included.
  */
 uint64_t integer_from_floating(double value, const Type& to) {
+  if (to.scalar == ScalarType::Bool) return value != 0.0 ? 1 : 0; // NaN != 0.0 holds
   if (std::isnan(value)) return 0;
   const uint32_t size = to.size();
-  if (to.scalar == ScalarType::Bool) return value != 0.0 ? 1 : 0;
   if (to.is_signed()) {
     const int bits = int(size * 8);
     const double limit = std::ldexp(1.0, bits - 1);
