@@ -520,6 +520,26 @@ __global__ void k(const T* in, T* out) {
   out[5] = std::numeric_limits<unsigned>::max() == 4294967295u && std::numeric_limits<float>::max() > 3e38f;
 }
 )") == std::set<std::string>{"out[0]=1 out[1]=6 out[2]=3 out[3]=-1 out[4]=1 out[5]=1"});
+  // The discarded branch is not checked: here it would be invalid for the bound T (member
+  // access on an int, a vector type's field); an `if constexpr` on a variable is an error.
+  CHECK(outcomes(R"(
+//@ launch grid=1 block=1
+//@ template T=int
+//@ arg in: int[1] = {7}
+//@ arg out: int[1] = zeros
+//@ observe out
+template <typename T>
+__global__ void k(const T* in, int* out) {
+  if constexpr (sizeof(T) == 4) out[0] = in[0];
+  else out[0] = in[0].x + in[0].y;
+  if constexpr (std::is_same_v<T, float4>) { out[0] = in[0].w; }
+}
+)") == std::set<std::string>{"out[0]=7"});
+  CHECK(compile_error_messages(R"(
+//@ launch grid=1 block=1
+__device__ int out;
+__global__ void k() { int n = 2; if constexpr (n == 2) out = 1; }
+)") == std::vector<std::string>{"the condition of 'if constexpr' must be a constant expression"});
   CHECK(compile_error_messages(R"(
 //@ launch grid=1 block=1
 __global__ void k() { float e = std::numeric_limits<float>::epsilon(); }

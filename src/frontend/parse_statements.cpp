@@ -27,6 +27,15 @@ void Parser::synchronize_statement() {
   clear_panic();
 }
 
+void Parser::recover_after_statement(size_t before) {
+  if (!m_panic) return;
+  const TokenKind last = previous().kind;
+  if (m_pos != before && (last == TokenKind::Semicolon || last == TokenKind::RightBrace))
+    clear_panic();
+  else
+    synchronize_statement();
+}
+
 // compound: '{' { statement } '}'
 std::unique_ptr<Compound> Parser::parse_compound() {
   const SourceRange open = peek().range;
@@ -35,13 +44,7 @@ std::unique_ptr<Compound> Parser::parse_compound() {
   while (!at_end() && !at(TokenKind::RightBrace)) {
     const size_t before = m_pos;
     body.push_back(parse_statement());
-    if (m_panic) {
-      const TokenKind last = previous().kind;
-      if (m_pos != before && (last == TokenKind::Semicolon || last == TokenKind::RightBrace))
-        clear_panic();
-      else
-        synchronize_statement();
-    }
+    recover_after_statement(before);
     if (m_pos == before && !at(TokenKind::RightBrace)) advance();
   }
   expect(TokenKind::RightBrace, "'}'");
@@ -138,16 +141,31 @@ StmtPtr Parser::parse_declaration_statement() {
 StmtPtr Parser::parse_if() {
   const SourceRange start = advance().range;
   // `if constexpr`: fencelab instantiates a template once, with its parameters bound, so the
-  // condition is a constant and the branch not taken is never run; both are still checked.
-  accept(TokenKind::KwConstexpr);
+  // condition is a constant; sema checks only the branch it selects (Sema::check_constexpr_if).
+  const bool is_constexpr = accept(TokenKind::KwConstexpr);
   expect(TokenKind::LeftParen, "'(' after 'if'");
   ExprPtr condition = parse_expression();
   expect(TokenKind::RightParen, "')' after the condition");
-  StmtPtr then_branch = parse_statement();
+  std::vector<Diagnostic> then_diagnostics, else_diagnostics;
+  StmtPtr then_branch = is_constexpr ? parse_constexpr_branch(then_diagnostics) : parse_statement();
   StmtPtr else_branch;
-  if (accept(TokenKind::KwElse)) else_branch = parse_statement();
-  return std::make_unique<If>(SourceRange::join(start, previous().range), std::move(condition),
-                              std::move(then_branch), std::move(else_branch));
+  if (accept(TokenKind::KwElse))
+    else_branch = is_constexpr ? parse_constexpr_branch(else_diagnostics) : parse_statement();
+  auto statement = std::make_unique<If>(SourceRange::join(start, previous().range), std::move(condition),
+                                       std::move(then_branch), std::move(else_branch));
+  statement->is_constexpr = is_constexpr;
+  statement->then_diagnostics = std::move(then_diagnostics);
+  statement->else_diagnostics = std::move(else_diagnostics);
+  return statement;
+}
+
+StmtPtr Parser::parse_constexpr_branch(std::vector<Diagnostic>& held) {
+  const size_t mark = m_diagnostics.diagnostics().size();
+  const size_t before = m_pos;
+  StmtPtr branch = parse_statement();
+  recover_after_statement(before); // at the branch's end, so that an `else` after it is seen
+  held = m_diagnostics.take_from(mark);
+  return branch;
 }
 
 // for: 'for' '(' ( declaration | [expression] ';' ) [expression] ';' [expression] ')' statement

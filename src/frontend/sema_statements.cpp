@@ -15,6 +15,37 @@ void Sema::check_condition(ExprPtr& condition) {
   insert_cast(condition, Type::of(ScalarType::Bool));
 }
 
+// `if constexpr` (C++ [stmt.if]/2): the condition is a constant expression, and the statement
+// it discards is not instantiated, so it may be invalid for the template arguments bound here
+// (`v.x` where T has no fields, in the branch for another T). Neither its parse errors nor
+// sema's are reported, and it becomes a null statement so that no later pass meets it.
+void Sema::check_constexpr_if(If& s) {
+  check_condition(s.condition);
+  const std::optional<Word> value = fold(*s.condition);
+  if (!value) error(s.condition->range, "the condition of 'if constexpr' must be a constant expression");
+  // What parsing found in a branch counts only where the branch is instantiated.
+  const auto report_held = [this](std::vector<Diagnostic>& held) {
+    for (Diagnostic& d : held) m_diagnostics.add(std::move(d));
+    held.clear();
+  };
+  if (!value || *value != 0) report_held(s.then_diagnostics);
+  if (!value || *value == 0) report_held(s.else_diagnostics);
+  const auto check_branch = [this](StmtPtr& branch) {
+    if (!branch) return;
+    push_scope();
+    check_statement(*branch);
+    pop_scope();
+  };
+  if (!value) {
+    check_branch(s.then_branch);
+    check_branch(s.else_branch);
+    return;
+  }
+  StmtPtr& discarded = *value != 0 ? s.else_branch : s.then_branch;
+  if (discarded) discarded = std::make_unique<SimpleStmt>(StmtKind::Null, discarded->range);
+  check_branch(*value != 0 ? s.then_branch : s.else_branch);
+}
+
 void Sema::check_compound(Compound& compound, bool new_scope) {
   if (new_scope) push_scope();
   for (StmtPtr& stmt : compound.body) check_statement(*stmt);
@@ -34,6 +65,7 @@ void Sema::check_statement(Stmt& stmt) {
   case StmtKind::ExprStmt: return check_expr(as<ExprStmt>(stmt).expr);
   case StmtKind::If: {
     auto& s = as<If>(stmt);
+    if (s.is_constexpr) return check_constexpr_if(s);
     check_condition(s.condition);
     push_scope();
     check_statement(*s.then_branch);

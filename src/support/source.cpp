@@ -61,6 +61,22 @@ void DiagnosticSink::error(SourceRange range, std::string message) {
   ++m_error_count;
 }
 
+void DiagnosticSink::add(Diagnostic diagnostic) {
+  if (diagnostic.severity == Severity::Error) ++m_error_count;
+  m_diagnostics.push_back(std::move(diagnostic));
+}
+
+std::vector<Diagnostic> DiagnosticSink::take_from(size_t mark) {
+  std::vector<Diagnostic> taken;
+  if (mark >= m_diagnostics.size()) return taken;
+  taken.assign(std::make_move_iterator(m_diagnostics.begin() + ptrdiff_t(mark)),
+               std::make_move_iterator(m_diagnostics.end()));
+  m_diagnostics.resize(mark);
+  for (const Diagnostic& d : taken)
+    if (d.severity == Severity::Error) --m_error_count;
+  return taken;
+}
+
 void DiagnosticSink::warning(SourceRange range, std::string message) {
   m_diagnostics.push_back({Severity::Warning, range, std::move(message)});
 }

@@ -329,6 +329,12 @@ struct ExprStmt : Stmt {
 struct If : Stmt {
   ExprPtr condition;
   StmtPtr then_branch, else_branch; ///< else_branch may be null
+  /** `if constexpr`: sema checks the branch taken only and replaces the other with a null
+   *  statement (C++ [stmt.if]/2: a discarded statement of a template is not instantiated). */
+  bool is_constexpr = false;
+  /** What parsing each branch of an `if constexpr` reported, held back until sema knows which
+   *  branch is taken (the parser already lowers by type: `v.x` on a T that has no fields). */
+  std::vector<Diagnostic> then_diagnostics, else_diagnostics;
   If(SourceRange range, ExprPtr condition, StmtPtr then_branch, StmtPtr else_branch)
       : Stmt(StmtKind::If, range), condition(std::move(condition)),
         then_branch(std::move(then_branch)), else_branch(std::move(else_branch)) {}

@@ -300,6 +300,10 @@ private:
   std::unique_ptr<Compound> parse_compound();
   StmtPtr parse_declaration_statement();
   StmtPtr parse_if();
+  /** A branch of `if constexpr`: its diagnostics go to `held` (If::then_diagnostics). */
+  StmtPtr parse_constexpr_branch(std::vector<Diagnostic>& held);
+  /** After a statement that started at token `before`: out of error recovery at its end. */
+  void recover_after_statement(size_t before);
   StmtPtr parse_for();
   StmtPtr parse_while();
   StmtPtr parse_do_while();

@@ -86,6 +86,7 @@ private:
 
   // sema_statements.cpp
   void check_statement(Stmt& stmt);
+  void check_constexpr_if(If& s);
   void check_compound(Compound& compound, bool new_scope);
   void check_switch(Switch& stmt);
   void check_case(Case& label);

@@ -73,6 +73,11 @@ public:
   void warning(SourceRange range, std::string message);
   void note(SourceRange range, std::string message);
 
+  /** Adds a diagnostic made before (one taken out with take_from). */
+  void add(Diagnostic diagnostic);
+  /** Removes and returns the diagnostics from index `mark` of diagnostics() on. */
+  std::vector<Diagnostic> take_from(size_t mark);
+
   bool has_errors() const { return m_error_count > 0; }
   size_t error_count() const { return m_error_count; }
   const std::vector<Diagnostic>& diagnostics() const { return m_diagnostics; }
