@@ -64,6 +64,7 @@ const CorpusCase kCases[] = {
   {"lock_struct_dot.cu", 0, "c[0]=30", 0, kClean, "c[0]=30"},
   {"matmul_struct.cu", 0, "C.elements[12]=13 C.elements[13]=28", 0, kClean, "C.elements[13]=28"},
   {"reduce_shared_memory_template.cu", 0, "g_odata[0]=36", 0, kClean, "g_odata[0]=36"},
+  {"reduce_shared_memory_getpointer.cu", 0, "g_odata[0]=10 g_odata[1]=4", 0, kClean, "g_odata[0]=10 g_odata[1]=4"},
 };
 // clang-format on
 

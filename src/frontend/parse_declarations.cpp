@@ -117,6 +117,7 @@ void Parser::parse_function(TranslationUnit& unit, const DeclSpecifiers& spec, T
   m_in_function = true; // names declared from here on are this function's
   m_vector_locals.clear();
   m_reference_locals.clear();
+  m_shared_memory_objects.clear();
   add_object_parameters(*function); // a member function's object (parse_struct_methods.cpp)
   add_result_parameters(*function); // a returned struct's destination (parse_struct_returns.cpp)
   std::vector<std::optional<VectorType>> vector_parameters;

@@ -409,6 +409,7 @@ ExprPtr Parser::parse_identifier_expression() {
     return placeholder(name.range);
   }
   if (m_shared_memory_templates.count(text) && at(TokenKind::Less)) return parse_shared_memory_value(name);
+  if (m_shared_memory_objects.count(text) && !m_vector_locals.count(text)) return parse_shared_memory_object_use(name);
   if (ExprPtr member = parse_object_member(name)) return member;
   if (ExprPtr vector_member = parse_vector_member(name)) return vector_member;
   auto templ = m_template_functions.find(text);

@@ -60,6 +60,9 @@ StmtPtr Parser::parse_statement() {
   if (parse_cooperative_groups_namespace())
     return std::make_unique<SimpleStmt>(StmtKind::Null, SourceRange::join(token.range, previous().range));
   if (at_group_declaration()) return parse_group_declaration();
+  if (token.kind == TokenKind::Identifier && peek(1).kind == TokenKind::Less &&
+      m_shared_memory_templates.count(std::string(token.text)))
+    return parse_shared_memory_object();
   switch (token.kind) {
   case TokenKind::LeftBrace: return parse_compound();
   case TokenKind::KwIf: return parse_if();

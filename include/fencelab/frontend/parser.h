@@ -254,8 +254,9 @@ private:
   std::unordered_map<std::string, VectorType> m_struct_returning; ///< functions by name
   // The SharedMemory<T> idiom (parse_shared_memory_struct.cpp).
   struct SharedMemoryIdiom {
-    size_t type_start;      ///< token index of the extern __shared__ array's type
-    std::string array_name; ///< and its name
+    size_t type_start = 0;             ///< token index of the extern __shared__ array's type
+    std::string array_name;            ///< and its name (empty until a specialization gives one)
+    std::unordered_set<std::string> getters; ///< the older form's `getPointer`
   };
   /** A struct template (or specialization) at the cursor (`struct`) whose members are all
    *  conversion operators returning an extern __shared__ array: consumed and recorded; false
@@ -263,7 +264,17 @@ private:
   bool parse_shared_memory_template();
   /** `NAME<T>()` after NAME, an idiom's template: the dynamic shared memory as a `T*`. */
   ExprPtr parse_shared_memory_value(const Token& name);
+  /** `NAME<T> smem;` at the cursor, NAME an idiom's template (the older form). */
+  StmtPtr parse_shared_memory_object();
+  /** After such an object's name: `smem.getPointer()` or `smem`, the memory as a `T*`. */
+  ExprPtr parse_shared_memory_object_use(const Token& name);
+  /** `.GETTER()` of the older form, where one follows. */
+  void accept_shared_memory_getter(const SharedMemoryIdiom& idiom);
+  /** The dynamic shared memory as a `type*` (its array declared at the first use). */
+  ExprPtr shared_memory_pointer(const SharedMemoryIdiom& idiom, const Type& type, SourceRange range);
   std::unordered_map<std::string, SharedMemoryIdiom> m_shared_memory_templates;
+  /** Objects of the older form, by name: their template and type argument. */
+  std::unordered_map<std::string, std::pair<std::string, Type>> m_shared_memory_objects;
   bool m_shared_memory_declared = false;
   std::vector<VarDeclPtr> m_pending_globals; ///< declared by the parser, not yet in the unit
   // The standard library's names kernels use (parse_std_names.cpp).
