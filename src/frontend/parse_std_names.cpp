@@ -13,40 +13,32 @@ namespace fencelab {
 
 namespace {
 
-template <class T> struct Limits : std::numeric_limits<T> {
-  using type = T;
-};
-
 /** `std::numeric_limits<T>::member()` (C++ [numeric.limits.members]), or nullopt. */
 std::optional<Word> numeric_limit(const Type& type, std::string_view member) {
   if (type.is_pointer()) return std::nullopt;
-  const auto of = [&](auto limits) -> std::optional<Word> {
-    using L = decltype(limits);
-    if (member == "max") return std::is_floating_point_v<typename L::type> ? word_from_double(double(L::max()), type)
-                                                                           : word_from_int(int64_t(L::max()), type);
-    if (member == "min") return std::is_floating_point_v<typename L::type> ? word_from_double(double(L::min()), type)
-                                                                           : word_from_int(int64_t(L::min()), type);
-    if (member == "lowest")
-      return std::is_floating_point_v<typename L::type> ? word_from_double(double(L::lowest()), type)
-                                                        : word_from_int(int64_t(L::lowest()), type);
-    return std::nullopt;
+  const auto of = [&](auto tag) -> std::optional<Word> {
+    using T = typename decltype(tag)::type;
+    using L = std::numeric_limits<T>;
+    if (member != "max" && member != "min" && member != "lowest") return std::nullopt;
+    const T value = member == "max" ? L::max() : member == "min" ? L::min() : L::lowest();
+    return std::is_floating_point_v<T> ? word_from_double(double(value), type) : word_from_int(int64_t(value), type);
   };
   switch (type.scalar) {
-  case ScalarType::Bool: return of(Limits<bool>{});
-  case ScalarType::Char: return of(Limits<signed char>{});
-  case ScalarType::UChar: return of(Limits<unsigned char>{});
-  case ScalarType::Short: return of(Limits<short>{});
-  case ScalarType::UShort: return of(Limits<unsigned short>{});
-  case ScalarType::Int: return of(Limits<int>{});
-  case ScalarType::UInt: return of(Limits<unsigned>{});
-  case ScalarType::Long: case ScalarType::LongLong: return of(Limits<long long>{});
+  case ScalarType::Bool: return of(std::type_identity<bool>{});
+  case ScalarType::Char: return of(std::type_identity<signed char>{});
+  case ScalarType::UChar: return of(std::type_identity<unsigned char>{});
+  case ScalarType::Short: return of(std::type_identity<short>{});
+  case ScalarType::UShort: return of(std::type_identity<unsigned short>{});
+  case ScalarType::Int: return of(std::type_identity<int>{});
+  case ScalarType::UInt: return of(std::type_identity<unsigned>{});
+  case ScalarType::Long: case ScalarType::LongLong: return of(std::type_identity<long long>{});
   case ScalarType::ULong: case ScalarType::ULongLong:
     // The largest does not fit an int64_t: its word is all ones, as the type's canonical form.
     if (member == "max") return Word(~uint64_t(0));
     if (member == "min" || member == "lowest") return Word(0);
     return std::nullopt;
-  case ScalarType::Float: return of(Limits<float>{});
-  case ScalarType::Double: return of(Limits<double>{});
+  case ScalarType::Float: return of(std::type_identity<float>{});
+  case ScalarType::Double: return of(std::type_identity<double>{});
   default: return std::nullopt;
   }
 }
