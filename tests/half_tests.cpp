@@ -163,6 +163,19 @@ __global__ void k(half* p) {
   p[1] = square(p[0]) + static_cast<__half>(half);
 }
 )") == std::set<std::string>{"p[0]=3 p[1]=16 n=2214"});
+  // A variable named `half` hides the type: `(half)` and `sizeof(half)` read the variable
+  // (before, `(half) + 1` was a cast of +1).
+  CHECK(exact_outcomes(R"(
+//@ launch grid=1 block=1
+//@ observe out
+__device__ int out[3];
+__global__ void k() {
+  int half = 8;
+  out[0] = (half) + 1;
+  out[1] = sizeof(half);
+  out[2] = (half);
+}
+)") == std::set<std::string>{"out[0]=9 out[1]=4 out[2]=8"});
   CHECK(exact_outcomes(R"(
 //@ template T=half
 //@ launch grid=1 block=1

@@ -118,6 +118,7 @@ void Parser::parse_function(TranslationUnit& unit, const DeclSpecifiers& spec, T
   m_vector_locals.clear();
   m_reference_locals.clear();
   m_shared_memory_objects.clear();
+  m_half_names_local = false;
   add_object_parameters(*function); // a member function's object (parse_struct_methods.cpp)
   add_result_parameters(*function); // a returned struct's destination (parse_struct_returns.cpp)
   std::vector<std::optional<VectorType>> vector_parameters;
@@ -214,6 +215,7 @@ VarDeclPtr Parser::parse_parameter() {
     const Token& name = advance();
     param->name = std::string(name.text);
     param->name_range = name.range;
+    note_declared_name(param->name);
   }
   if (accept(TokenKind::LeftBracket)) { // `int a[]` and `int a[N]` are `int* a`
     while (!at_end() && !at(TokenKind::RightBracket) && !at(TokenKind::RightParen)) advance();
@@ -250,6 +252,7 @@ void Parser::parse_variables(std::vector<VarDeclPtr>& out, const DeclSpecifiers&
     const Token& name = advance();
     var->name = std::string(name.text);
     var->name_range = name.range;
+    note_declared_name(var->name);
     if (spec.vector) {
       parse_vector_declarator(out, spec, std::move(var));
       continue;

@@ -102,6 +102,9 @@ bool Parser::names_half_type(size_t ahead) const {
   if (token.text == "__half") return true;
   if (token.text != "half") return false;
   const TokenKind next = peek(ahead + 1).kind, after = peek(ahead + 2).kind;
+  // Where a variable named `half` is declared, the name is that variable, except before a
+  // declarator's name (`half h`: no expression has a name after a name).
+  if (m_half_names_global || m_half_names_local) return next == TokenKind::Identifier;
   const TokenKind before = ahead > 0 ? peek(ahead - 1).kind : TokenKind::EndOfFile;
   switch (next) {
   case TokenKind::Identifier: case TokenKind::LeftParen: case TokenKind::EndOfFile: return true;

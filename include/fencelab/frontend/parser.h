@@ -273,6 +273,13 @@ private:
   /** The dynamic shared memory as a `type*` (its array declared at the first use). */
   ExprPtr shared_memory_pointer(const SharedMemoryIdiom& idiom, const Type& type, SourceRange range);
   std::unordered_map<std::string, SharedMemoryIdiom> m_shared_memory_templates;
+  /** A variable named `half` is declared (at file scope; in the function being parsed): there
+   *  the name is that variable, not the type (it hides cuda_fp16.h's typedef), so `(half) + 1`
+   *  and `sizeof(half)` read it (names_half_type). */
+  bool m_half_names_global = false, m_half_names_local = false;
+  void note_declared_name(const std::string& name) {
+    if (name == "half") (m_in_function ? m_half_names_local : m_half_names_global) = true;
+  }
   /** Objects of the older form, by name: their template and type argument. */
   std::unordered_map<std::string, std::pair<std::string, Type>> m_shared_memory_objects;
   bool m_shared_memory_declared = false;
