@@ -30,20 +30,19 @@ void Sema::check_constexpr_if(If& s) {
   };
   if (!value || *value != 0) report_held(s.then_diagnostics);
   if (!value || *value == 0) report_held(s.else_diagnostics);
-  const auto check_branch = [this](StmtPtr& branch) {
-    if (!branch) return;
-    push_scope();
-    check_statement(*branch);
-    pop_scope();
-  };
-  if (!value) {
-    check_branch(s.then_branch);
-    check_branch(s.else_branch);
-    return;
+  if (value) {
+    StmtPtr& discarded = *value != 0 ? s.else_branch : s.then_branch;
+    if (discarded) discarded = std::make_unique<SimpleStmt>(StmtKind::Null, discarded->range);
   }
-  StmtPtr& discarded = *value != 0 ? s.else_branch : s.then_branch;
-  if (discarded) discarded = std::make_unique<SimpleStmt>(StmtKind::Null, discarded->range);
-  check_branch(*value != 0 ? s.then_branch : s.else_branch);
+  check_scoped(s.then_branch.get());
+  check_scoped(s.else_branch.get());
+}
+
+void Sema::check_scoped(Stmt* stmt) {
+  if (stmt == nullptr) return;
+  push_scope();
+  check_statement(*stmt);
+  pop_scope();
 }
 
 void Sema::check_compound(Compound& compound, bool new_scope) {
@@ -67,14 +66,8 @@ void Sema::check_statement(Stmt& stmt) {
     auto& s = as<If>(stmt);
     if (s.is_constexpr) return check_constexpr_if(s);
     check_condition(s.condition);
-    push_scope();
-    check_statement(*s.then_branch);
-    pop_scope();
-    if (s.else_branch) {
-      push_scope();
-      check_statement(*s.else_branch);
-      pop_scope();
-    }
+    check_scoped(s.then_branch.get());
+    check_scoped(s.else_branch.get());
     return;
   }
   case StmtKind::For: {
@@ -93,18 +86,14 @@ void Sema::check_statement(Stmt& stmt) {
     auto& s = as<While>(stmt);
     check_condition(s.condition);
     ++m_loop_depth;
-    push_scope();
-    check_statement(*s.body);
-    pop_scope();
+    check_scoped(s.body.get());
     --m_loop_depth;
     return;
   }
   case StmtKind::DoWhile: {
     auto& s = as<DoWhile>(stmt);
     ++m_loop_depth;
-    push_scope();
-    check_statement(*s.body);
-    pop_scope();
+    check_scoped(s.body.get());
     --m_loop_depth;
     check_condition(s.condition);
     return;

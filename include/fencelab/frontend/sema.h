@@ -87,6 +87,8 @@ private:
   // sema_statements.cpp
   void check_statement(Stmt& stmt);
   void check_constexpr_if(If& s);
+  /** Checks a branch or loop body (null: nothing) in a scope of its own. */
+  void check_scoped(Stmt* stmt);
   void check_compound(Compound& compound, bool new_scope);
   void check_switch(Switch& stmt);
   void check_case(Case& label);
