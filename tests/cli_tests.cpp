@@ -489,6 +489,25 @@ TEST_CASE("check says which search it used", "[cli][check]") {
                                  "at 100 executions (--max-executions)\n"));
   const auto json = run_fencelab("check --json --max-executions 100 --runs 50 " + long_search(), false);
   CHECK(contains(json.output, R"("mode":"random","seed":1,"complete":false,"exhaustive_cut_short_at":100)"));
+
+  // An execution too long for the reduction to analyse: sampled, not "0 executions, no
+  // reports" (before, check printed that, and missed the race on out[0]).
+  const std::string too_long = write_temp("too_long_for_dpor.cu", R"(//@ launch grid=1 block=1024
+__device__ int out[1024];
+__global__ void k() {
+  for (int i = 0; i < 40; ++i) out[threadIdx.x] = i;
+  out[0] = threadIdx.x;
+}
+)");
+  const auto gave_up = run_fencelab("check --model sc --runs 20 " + too_long, false);
+  INFO(gave_up.output);
+  CHECK(contains(gave_up.output, "; random search: 20 executions (seed 1), as the exhaustive search stopped: an "
+                                 "execution of over "));
+  CHECK(contains(gave_up.output, "is too long for the partial-order reduction"));
+  CHECK(contains(gave_up.output, "error: data race (WAW) on out[0] [data-race]"));
+  const auto gave_up_json = run_fencelab("check --json --model sc --runs 20 " + too_long, false);
+  CHECK(contains(gave_up_json.output, R"("mode":"random","seed":1,"complete":false,"exhaustive_stopped_because":"an )"
+                                      R"(execution of over )"));
 }
 
 TEST_CASE("compare: only a complete search says the gpu model forbids (skips without a GPU)", "[cli][compare]") {

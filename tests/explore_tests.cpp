@@ -207,6 +207,37 @@ TEST_CASE("a SearchControl's time limit ends both explorers with the partial res
   CHECK(random.executions < 100'000'000);
 }
 
+TEST_CASE("a SearchControl's time limit ends a search inside one long execution", "[explore][control]") {
+  // One execution is 2 x 10^8 stores (minutes): the limit must not wait for its end. Before,
+  // the explorers asked only between executions (a real kernel's `check --time-limit 2` ran
+  // 97 s).
+  MachineOptions machine_options;
+  machine_options.max_steps = 1'000'000'000;
+  Kernel k = kernel_from_text("//@ launch grid=1 block=2\n__device__ int out[2];\n"
+                              "__global__ void k() { for (int i = 0; i < 100000000; ++i) out[threadIdx.x] = i; }\n",
+                              machine_options);
+  auto model = create_model("sc");
+  SearchControl::Options options;
+  options.time_limit_seconds = 0.3;
+  SearchControl control(options);
+  const auto check_stopped = [](const ExplorationResult& r) {
+    CHECK(r.stopped_because == "time limit of 0.3 s reached (--time-limit)");
+    CHECK(r.executions == 0); // the unfinished execution is not counted
+    CHECK(r.outcomes.empty());
+    CHECK(r.seconds < 10.0);
+  };
+  for (const Reduction reduction : {Reduction::Dpor, Reduction::None}) {
+    control.start_search();
+    check_stopped(explore_exhaustive(*k.machine, *model, ExhaustiveOptions{1000, nullptr, &control, reduction}));
+    control.end_search();
+  }
+  for (const uint32_t jobs : {1u, 2u}) {
+    control.start_search();
+    check_stopped(explore_random(*k.machine, *model, RandomOptions{1000, 1, 0.5, nullptr, &control, jobs}));
+    control.end_search();
+  }
+}
+
 TEST_CASE("a SearchControl that never fires changes nothing", "[explore][control]") {
   Kernel k = kernel_from_text(kWriteReadXY);
   auto model = create_model("sc");

@@ -15,6 +15,8 @@
 // branched on in full, as by the plain depth-first search.
 #pragma once
 
+#include "fencelab/explore/search_control.h"
+
 #include "fencelab/machine/choice.h"
 #include "fencelab/machine/machine.h"
 
@@ -24,7 +26,7 @@
 
 namespace fencelab {
 
-class DporChoices final : public ChoiceSource {
+class DporChoices final : public InterruptibleChoices {
 public:
   uint32_t choose(uint32_t options, ChoiceKind kind, uint32_t common) override;
   bool records_footprints() const override { return true; }

@@ -20,7 +20,7 @@ namespace {
  * first options, and after each execution advances the deepest decision that has an untried
  * option (stateless model checking with re-execution, as in Godefroid's VeriSoft).
  */
-class DepthFirstChoices final : public ChoiceSource {
+class DepthFirstChoices final : public InterruptibleChoices {
 public:
   /** Why the search cannot go on: never (the plain search keeps no per-execution analysis). */
   const std::string& stop_reason() const {
@@ -108,11 +108,18 @@ template <typename Choices>
 void explore_depth_first(Machine& machine, MemoryModel& model, const ExhaustiveOptions& options,
                          OutcomeTable& table, ExplorationResult& result) {
   Choices choices;
+  choices.interrupt_on(options.control);
   bool more = true;
   while (more && result.executions + result.abandoned < options.max_executions) {
     if (options.control && options.control->should_stop(result, choices.taken().size())) break;
     choices.start_execution();
+    choices.clear_interruption();
     const ExecutionResult execution = machine.run(model, choices, options.checkers);
+    if (!choices.interrupted_because().empty()) { // cut off inside: unfinished, not analysed
+      if (options.checkers) options.checkers->discard_execution();
+      result.stopped_because = choices.interrupted_because();
+      break;
+    }
     choices.finish_execution(execution);
     if (choices.abandoned()) {
       if (options.checkers) options.checkers->discard_execution(); // a repeat of explored executions
@@ -127,6 +134,7 @@ void explore_depth_first(Machine& machine, MemoryModel& model, const ExhaustiveO
     // ends here, cut short, with what it found.
     if (!choices.stop_reason().empty()) {
       result.stopped_because = choices.stop_reason();
+      result.reduction_gave_up = true;
       more = true;
       break;
     }
@@ -180,11 +188,13 @@ std::optional<ExecutionResult> replay(Machine& machine, MemoryModel& model, cons
 ExplorationResult explore_checked(Machine& machine, MemoryModel& model, Checkers& checkers, const CheckBudget& budget) {
   ExplorationResult result =
       explore_exhaustive(machine, model, ExhaustiveOptions{budget.max_executions, &checkers, budget.control, budget.reduction});
-  if (result.complete || !result.stopped_because.empty()) return result;
-  // Too many executions to visit all: sample instead, with the same checkers.
+  if (result.complete || (!result.stopped_because.empty() && !result.reduction_gave_up)) return result;
+  // Too many executions to visit all, or one too long for the reduction: sample instead, with
+  // the same checkers.
   ExplorationResult sampled =
       explore_random(machine, model, RandomOptions{budget.runs, budget.seed, 0.5, &checkers, budget.control, budget.jobs});
-  sampled.exhaustive_cut_short_at = result.executions + result.abandoned;
+  if (result.reduction_gave_up) sampled.exhaustive_stopped_because = result.stopped_because;
+  else sampled.exhaustive_cut_short_at = result.executions + result.abandoned;
   return sampled;
 }
 

@@ -33,7 +33,7 @@ uint64_t chunk_seed(uint64_t seed, uint64_t chunk) {
   return mix.next();
 }
 
-class RandomChoices final : public ChoiceSource {
+class RandomChoices final : public InterruptibleChoices {
 public:
   RandomChoices(uint64_t seed, double bias) : m_random(seed), m_bias(bias) {}
   uint32_t choose(uint32_t options, ChoiceKind, uint32_t common) override {
@@ -55,6 +55,8 @@ struct ChunkResult {
   OutcomeTable table;
   uint64_t executions = 0;
   uint64_t events = 0;
+  /** Why an execution was cut off inside (a time limit, a signal): the chunk ended there. */
+  std::string interrupted_because;
 };
 
 /** What one job searches with. */
@@ -64,6 +66,9 @@ struct Searcher {
   Checkers* checkers;
   const std::string& model_name; ///< as tokens name it: "gpu", "gpu.lockstep"
   const RandomOptions& options;
+  /** What may interrupt an execution inside: the SearchControl on one job, the watcher's stop
+   *  flag on several (InterruptibleChoices). */
+  const std::atomic<bool>* stop_flag = nullptr;
 };
 
 /** Runs chunk `chunk` into `out`. `stop(depth)` is asked before each execution (`depth`: the
@@ -71,12 +76,19 @@ struct Searcher {
 template <class Stop>
 void run_chunk(const Searcher& s, uint64_t chunk, ChunkResult& out, Stop&& stop) {
   RandomChoices choices(chunk_seed(s.options.seed, chunk), s.options.bias);
+  if (s.stop_flag) choices.interrupt_on(s.stop_flag);
+  else choices.interrupt_on(s.options.control);
   const uint64_t first = chunk * kRunsPerChunk;
   const uint64_t end = std::min(s.options.runs, first + kRunsPerChunk);
   for (uint64_t run = first; run < end; ++run) {
     if (stop(choices.taken().size())) return;
     choices.taken().clear();
     const ExecutionResult execution = s.machine.run(s.model, choices, s.checkers);
+    if (!choices.interrupted_because().empty()) { // unfinished: not counted
+      if (s.checkers) s.checkers->discard_execution();
+      out.interrupted_because = choices.interrupted_because();
+      return;
+    }
     // An execution that asked no decision is the only one there is: every further run would
     // repeat it exactly, so it counts for all of them (a million-block grid runs once).
     const uint64_t times = choices.taken().empty() ? s.options.runs - run : 1;
@@ -104,7 +116,8 @@ void search_serially(const Searcher& s, OutcomeTable& table, ExplorationResult& 
     table.merge(std::move(part.table));
     result.executions = before + part.executions;
     result.events += part.events;
-    if (stopped) return;
+    if (!part.interrupted_because.empty()) result.stopped_because = part.interrupted_because;
+    if (stopped || !part.interrupted_because.empty()) return;
   }
 }
 
@@ -139,7 +152,7 @@ void search_in_parallel(const Searcher& s, uint32_t jobs, OutcomeTable& table, E
         checkers.emplace(s.machine.program());
         checkers->start_search();
       }
-      const Searcher mine{machine, *model, checkers ? &*checkers : nullptr, s.model_name, s.options};
+      const Searcher mine{machine, *model, checkers ? &*checkers : nullptr, s.model_name, s.options, &stop};
       JobProgress& counts = progress[index];
       for (uint64_t chunk; (chunk = next_chunk.fetch_add(1)) < chunks && !stop.load(std::memory_order_relaxed);)
         run_chunk(mine, chunk, parts[chunk], [&](size_t depth) {
@@ -184,11 +197,13 @@ void search_in_parallel(const Searcher& s, uint32_t jobs, OutcomeTable& table, E
   }
 }
 
-/** Whether the search's first execution asks a decision (run without checkers). */
+/** Whether the search's first execution asks a decision (run without checkers). An
+ *  interrupted probe says no: the serial search then stops at once for the same reason. */
 bool asks_decisions(Machine& machine, MemoryModel& model, const RandomOptions& options) {
   RandomChoices choices(chunk_seed(options.seed, 0), options.bias);
+  choices.interrupt_on(options.control);
   machine.run(model, choices, nullptr);
-  return !choices.taken().empty();
+  return !choices.taken().empty() && choices.interrupted_because().empty();
 }
 
 } // namespace

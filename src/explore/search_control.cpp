@@ -65,17 +65,30 @@ void SearchControl::end_search() {
   m_handlers_installed = false;
 }
 
-bool SearchControl::should_stop(ExplorationResult& result, size_t depth) {
+bool SearchControl::stop_due(std::string& reason) const {
   if (g_stop_signal != 0) {
-    result.stopped_because = signal_reason(g_stop_signal);
+    reason = signal_reason(g_stop_signal);
     return true;
   }
+  if (m_options.time_limit_seconds > 0 && seconds_between(m_start, Clock::now()) >= m_options.time_limit_seconds) {
+    reason = fmt::format("time limit of {:g} s reached (--time-limit)", m_options.time_limit_seconds);
+    return true;
+  }
+  return false;
+}
+
+bool InterruptibleChoices::interrupted() {
+  if (m_flag != nullptr && m_flag->load(std::memory_order_relaxed)) {
+    m_interrupted_because = "stopped"; // the watching thread's SearchControl says why
+    return true;
+  }
+  return m_control != nullptr && m_control->stop_due(m_interrupted_because);
+}
+
+bool SearchControl::should_stop(ExplorationResult& result, size_t depth) {
+  if (stop_due(result.stopped_because)) return true;
   const Clock::time_point now = Clock::now();
   const double elapsed = seconds_between(m_start, now);
-  if (m_options.time_limit_seconds > 0 && elapsed >= m_options.time_limit_seconds) {
-    result.stopped_because = fmt::format("time limit of {:g} s reached (--time-limit)", m_options.time_limit_seconds);
-    return true;
-  }
   // Progress: not for short searches, and a few times a second at most.
   if (m_options.progress && elapsed >= m_options.progress_delay &&
       (!m_progress_shown || seconds_between(m_last_progress, now) >= m_options.progress_interval)) {

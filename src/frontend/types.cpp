@@ -91,9 +91,6 @@ Word convert_half_word(Word value, const Type& from, const Type& to) {
 } // namespace
 
 const char* scalar_spelling(ScalarType scalar) { return info(scalar).spelling; }
-uint32_t scalar_size(ScalarType scalar) { return info(scalar).size; }
-bool scalar_is_integer(ScalarType scalar) { return info(scalar).is_integer; }
-bool scalar_is_signed(ScalarType scalar) { return info(scalar).is_signed; }
 
 Type Type::pointer_to(Type pointee) {
   Type t = pointee;
@@ -116,13 +113,6 @@ Type Type::pointee() const {
   }
   return t;
 }
-
-bool Type::is_integer() const { return !is_pointer() && scalar_is_integer(scalar); }
-bool Type::is_floating() const {
-  return !is_pointer() && (scalar == ScalarType::Float || scalar == ScalarType::Double || scalar == ScalarType::Half);
-}
-bool Type::is_signed() const { return !is_pointer() && scalar_is_signed(scalar); }
-uint32_t Type::size() const { return is_pointer() ? 8 : scalar_size(scalar); }
 
 bool Type::same_unqualified(const Type& other) const {
   if (scalar != other.scalar || pointer_depth != other.pointer_depth) return false;

@@ -4,7 +4,9 @@
 #include "fencelab/frontend/operators.h"
 #include "machine_impl.h"
 
+#include <array>
 #include <fmt/format.h>
+#include <span>
 
 namespace fencelab {
 
@@ -33,7 +35,7 @@ public:
 
   Word eval(const Expr& e);
   Flow exec(const Stmt& s);
-  Word call(const FunctionDecl& function, const std::vector<Word>& args, const Call* call_site);
+  Word call(const FunctionDecl& function, std::span<const Word> args, const Call* call_site);
 
 private:
   Machine::Impl& m;
@@ -282,9 +284,14 @@ Word Interpreter::eval(const Expr& e) {
   case ExprKind::Call: {
     const Call& c = as<Call>(e);
     if (c.builtin) return m.call_builtin(t, c);
-    std::vector<Word> args;
-    args.reserve(c.args.size());
-    for (const ExprPtr& arg : c.args) args.push_back(eval(*arg));
+    // Arguments on the native stack up to kInlineArguments, so that a call allocates nothing.
+    constexpr size_t kInlineArguments = 8;
+    std::array<Word, kInlineArguments> inline_args;
+    std::vector<Word> more_args;
+    if (c.args.size() > kInlineArguments) more_args.resize(c.args.size());
+    const std::span<Word> args = more_args.empty() ? std::span<Word>(inline_args.data(), c.args.size())
+                                                   : std::span<Word>(more_args);
+    for (size_t i = 0; i < c.args.size(); ++i) args[i] = eval(*c.args[i]);
     return call(*c.function, args, &c);
   }
   case ExprKind::Index: {
@@ -423,7 +430,7 @@ Flow Interpreter::exec(const Stmt& s) {
   return Flow::Normal;
 }
 
-Word Interpreter::call(const FunctionDecl& declared, const std::vector<Word>& args,
+Word Interpreter::call(const FunctionDecl& declared, std::span<const Word> args,
                        const Call* call_site) {
   const FunctionDecl& f = declared.body ? declared : *declared.definition;
   if (t.frames.size() >= kMaxCallDepth)
@@ -459,7 +466,7 @@ Word Interpreter::call(const FunctionDecl& declared, const std::vector<Word>& ar
 } // namespace
 
 Word Machine::Impl::call_function(SimThread& thread, const FunctionDecl& function,
-                                  const std::vector<Word>& args, const Call* call_site) {
+                                  std::span<const Word> args, const Call* call_site) {
   return Interpreter(*this, thread).call(function, args, call_site);
 }
 

@@ -2,8 +2,10 @@
 #include "machine_impl.h"
 
 #include <algorithm>
+#include <cassert>
 #include <memory>
 #include <new>
+#include <type_traits>
 #include <fmt/format.h>
 
 namespace fencelab {
@@ -104,7 +106,8 @@ ExecutionResult Machine::Impl::run(MemoryModel& the_model, ChoiceSource& the_cho
   observer = the_observer;
   events = 0;
   sequence = 0;
-  watched_locations.clear(); // threads are reset below, watching nothing
+  watched_locations.clear();
+  for (SimThread& thread : threads) thread.watching = false; // the rest is reset at its start
   fence_executed = false;
   ready.clear();
   spinning.clear();
@@ -131,10 +134,11 @@ ExecutionResult Machine::Impl::run(MemoryModel& the_model, ChoiceSource& the_cho
     if (program.memory_objects[id].space != MemorySpace::Shared)
       model->init_instance(id, layout.initial_contents(id));
 
+  // Threads are reset when their block is admitted (admit_block), keeping their buffers and
+  // parked fibers.
   const size_t thread_count = size_t(resident_limit) * threads_per_block;
-  if (threads.size() == thread_count)
-    for (SimThread& thread : threads) thread.reset_for_reuse();
-  else {
+  if (threads.size() != thread_count) {
+    close_parked_fibers();
     threads.clear();
     threads.resize(thread_count);
   }
@@ -146,6 +150,7 @@ ExecutionResult Machine::Impl::run(MemoryModel& the_model, ChoiceSource& the_cho
   std::string message;
   std::vector<BlockedThread> blocked;
   const bool lockstep = options.warp == WarpMode::Lockstep;
+  uint64_t loop_passes = 0;
   while (!execution_fault) {
     run_released_lanes(*this); // lanes past a completed warp operation (warp_schedule.h)
     if (execution_fault) break;
@@ -160,6 +165,11 @@ ExecutionResult Machine::Impl::run(MemoryModel& the_model, ChoiceSource& the_cho
       status = ExecutionStatus::Deadlock;
       blocked = blocked_threads();
       message = deadlock_message();
+      break;
+    }
+    if (++loop_passes % Machine::kInterruptInterval == 0 && choices->interrupted()) {
+      status = ExecutionStatus::StepLimit;
+      message = "interrupted by the explorer";
       break;
     }
     if (events >= options.max_steps) {
@@ -231,9 +241,10 @@ ExecutionResult Machine::Impl::run(MemoryModel& the_model, ChoiceSource& the_cho
       result.error = report;
     }
   }
-  // Destroying suspended fibers unwinds their stacks (Boost.Context forced_unwind).
+  // Destroying a fiber suspended inside the kernel unwinds its stack (Boost.Context
+  // forced_unwind); a parked one is kept for the slot's next thread.
   for (SimThread& thread : threads) {
-    thread.fiber = {};
+    if (!thread.parked) thread.fiber = {};
     thread.scheduler = {};
   }
   set_running_thread(nullptr);
@@ -264,32 +275,21 @@ ExecutionResult Machine::Impl::run(MemoryModel& the_model, ChoiceSource& the_cho
   return result;
 }
 
-void SimThread::reset_for_reuse() {
-  // Buffers whose memory is worth keeping: moved out, then given back empty to the fresh state.
-  std::vector<Word> kept_slots = std::move(slots);
-  std::vector<Frame> kept_frames = std::move(frames);
-  ThreadSnapshot kept[] = {std::move(loop_state), std::move(last_snapshot), std::move(snapshot),
-                           std::move(barrier_snapshot)};
-  // Rebuilt in place (cheaper than assigning a temporary: no member-wise moves).
-  std::destroy_at(this);
-  std::construct_at(this);
-  const auto give_back = [](auto& into, auto& buffer) {
-    buffer.clear();
-    into = std::move(buffer);
-  };
-  give_back(slots, kept_slots);
-  give_back(frames, kept_frames);
-  ThreadSnapshot* fresh[] = {&loop_state, &last_snapshot, &snapshot, &barrier_snapshot};
-  for (size_t i = 0; i < std::size(kept); ++i) {
-    give_back(fresh[i]->frames, kept[i].frames);
-    give_back(fresh[i]->slots, kept[i].slots);
-    give_back(fresh[i]->local_arrays, kept[i].local_arrays);
-  }
+void SimThread::reset_for_start() {
+  static_assert(std::is_trivially_copyable_v<ThreadRunState>, "a start assigns ThreadRunState whole");
+  static const ThreadRunState fresh{}; // copied, not built each time
+  static_cast<ThreadRunState&>(*this) = fresh;
+  slots.clear();
+  frames.clear();
+  local_arrays.clear();
+  fault.reset();
+  for (ThreadSnapshot* s : {&loop_state, &last_snapshot, &snapshot, &barrier_snapshot}) s->reset();
 }
 
 void Machine::Impl::announce_schedule_point(uint32_t model_steps) {
   option_actors.clear();
-  for (uint32_t i = 0; i < model_steps; ++i) option_actors.push_back(model->internal_step_actor(i));
+  model->internal_step_actors(option_actors);
+  assert(option_actors.size() == model_steps);
   for (uint32_t slot : ready) option_actors.push_back(ObjectId::thread(slot));
   choices->schedule_point(option_actors);
 }
@@ -332,6 +332,10 @@ void Machine::Impl::admit_block(uint32_t block_slot, uint64_t linear_block) {
     const uint32_t slot = block_slot * threads_per_block + t;
     block.thread_slots[t] = slot;
     SimThread& thread = threads[slot];
+    // Every thread of the block is reset before any runs: the first to reach a warp
+    // operation records itself in its warp-mates' state (warp_schedule.h).
+    unwatch(thread);
+    thread.reset_for_start();
     thread.ref.slot = ThreadSlot{slot};
     thread.ref.block_slot = block_slot;
     thread.ref.id = ThreadId{block.linear_index, t / kWarpSize, t % kWarpSize};
@@ -346,27 +350,21 @@ void Machine::Impl::admit_block(uint32_t block_slot, uint64_t linear_block) {
 }
 
 void Machine::Impl::start_thread(SimThread& thread) {
-  thread.status = ThreadStatus::AtEvent;
-  thread.slots.clear();
-  thread.frames.clear();
-  thread.local_arrays.clear();
-  thread.reset_local_steps();
-  thread.fault.reset();
-  thread.last_snapshot.valid = false;
-  unwatch(thread);
-  thread.spinning = false;
-  thread.last_changed_memory = true;
-  thread.visible_events = 0;
-  thread.clock_reads = 0;
-  thread.events_at_barrier = ~0ull;
-  thread.barrier_snapshot.valid = false;
-  thread.barrier_repeat = false;
   model->thread_start(thread.ref);
+  if (thread.parked) return resume(thread);
   try {
+    // The slot's fiber runs its threads one after another, parking between them, until it
+    // is destroyed (forced_unwind from the park point, or from inside a kernel).
     thread.fiber = ctx::fiber(std::allocator_arg, PooledStackAllocator(stacks),
                               [this, &thread](ctx::fiber&& scheduler) {
                                 thread.scheduler = std::move(scheduler);
-                                thread_main(thread);
+                                do {
+                                  thread.parked = false;
+                                  thread_main(thread);
+                                  thread.parked = true;
+                                  thread.scheduler = std::move(thread.scheduler).resume();
+                                } while (!closing_fibers);
+                                thread.parked = false;
                                 return std::move(thread.scheduler);
                               });
   } catch (const StackExhausted& exhausted) {
@@ -476,7 +474,6 @@ void Machine::Impl::after_resume(SimThread& thread) {
 
 void Machine::Impl::retire_block(ResidentBlock& block) {
   block.active = false;
-  for (uint32_t slot : block.thread_slots) threads[slot].fiber = {};
   const uint32_t block_slot = static_cast<uint32_t>(&block - blocks.data());
   if (next_block < total_blocks) admit_block(block_slot, next_block++);
 }
@@ -568,13 +565,12 @@ void Machine::Impl::fault(SimThread& thread, SourceRange range, std::string mess
   throw ThreadFault{status, range, std::move(message), kind};
 }
 
-void Machine::Impl::count_local_step(SimThread& thread, SourceRange range) {
-  ++thread.local_steps;
+void Machine::Impl::check_local_loop(SimThread& thread, SourceRange range) {
   // A loop that changes nothing but locals and touches no memory repeats a private state; it
   // can never end (nothing another thread does can reach it). Brent's cycle detection: the
   // state is saved at local steps 1024, 2048, 4096, ... and compared at this statement after,
   // so a cycle of any length is found within about twice its start plus its length.
-  if (thread.local_steps >= 1024) {
+  if (thread.local_steps >= kLoopCheckFrom) {
     if (thread.local_steps >= 2 * thread.loop_saved_at) {
       take_snapshot(thread, range, Location{}, nullptr, thread.loop_state);
       thread.loop_saved_at = thread.local_steps;
@@ -605,6 +601,17 @@ Word Machine::Impl::pointer_to_object(uint32_t object_id) const {
 Machine::Machine(const Program& program, MachineOptions options)
     : m_impl(std::make_unique<Impl>(program, options)) {}
 Machine::~Machine() = default;
+
+Machine::Impl::~Impl() { close_parked_fibers(); }
+
+void Machine::Impl::close_parked_fibers() {
+  // Destroying a parked fiber would unwind it by an exception (forced_unwind), thousands of
+  // them for a large grid; resumed with closing_fibers set, it returns instead.
+  closing_fibers = true;
+  for (SimThread& thread : threads)
+    if (thread.parked) thread.fiber = std::move(thread.fiber).resume();
+  closing_fibers = false;
+}
 
 ExecutionResult Machine::run(MemoryModel& model, ChoiceSource& choices, EventObserver* observer) {
   return m_impl->run(model, choices, observer);

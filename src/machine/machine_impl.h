@@ -12,6 +12,7 @@
 
 #include <boost/context/fiber.hpp>
 #include <exception>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -70,32 +71,37 @@ struct ThreadSnapshot {
   std::vector<Word> slots;
   std::vector<Word> local_arrays;  ///< every local array's elements, concatenated
   friend bool operator==(const ThreadSnapshot&, const ThreadSnapshot&) = default;
+  /** Invalid and empty, keeping the vectors' memory. */
+  void reset() {
+    valid = false;
+    range = {};
+    site = nullptr;
+    location = {};
+    frames.clear();
+    slots.clear();
+    local_arrays.clear();
+  }
 };
 
-struct SimThread {
-  ThreadRef ref;
+/**
+ * What a thread's start resets, apart from its buffers: every per-thread scalar the Machine
+ * reads. Trivially copyable, so a start assigns it whole (SimThread::reset_for_start) instead
+ * of destroying and rebuilding the thread; a field added here is reset without further code.
+ */
+struct ThreadRunState {
   /** Where the thread's fiber stack begins (the frame of thread_main): how deep the kernel's
    *  calls may go is measured from here (Interpreter::call). 0 while not on its fiber. */
   uintptr_t stack_top = 0;
-  Dim3 thread_idx, block_idx;
-  uint32_t index_in_block = 0;
   ThreadStatus status = ThreadStatus::AtEvent;
   PendingEvent pending;
-
-  boost::context::fiber fiber;     ///< the thread, while suspended
-  boost::context::fiber scheduler; ///< the scheduler, while the thread runs
-
-  std::vector<Word> slots;   ///< frames' slots, contiguous
-  std::vector<Frame> frames;
-  std::vector<LocalArray> local_arrays;
   Word return_value = 0;
   /** The expression statement being evaluated, whose value is discarded (an atomic called as
    *  one has its result unused: AtomicUpdate::unobserved). */
   const Expr* discarded_value = nullptr;
   uint64_t local_steps = 0;
   /** A loop that changes nothing but locals (count_local_step): the private state saved at
-   *  local step `loop_saved_at` (a power of two), compared at the same statement after. */
-  ThreadSnapshot loop_state;
+   *  local step `loop_saved_at` (a power of two) in SimThread::loop_state, compared at the
+   *  same statement after. */
   uint64_t loop_saved_at = 0;
   /** At a visible event (or a thread's start) local steps count, and loops are checked, anew. */
   void reset_local_steps() {
@@ -106,12 +112,9 @@ struct SimThread {
   Builtin barrier_kind = Builtin::Syncthreads; ///< which form of __syncthreads it waits in
   bool barrier_predicate = false; ///< the _count/_and/_or argument
   Word barrier_result = 0;        ///< their result, set at release
-  std::optional<ThreadFault> fault;
   WarpLaneState warp; ///< the warp operation it waits in or performed last (warp_schedule.h)
 
-  // Spin-loop recognition (see ThreadSnapshot).
-  ThreadSnapshot last_snapshot;     ///< before the previous load or atomic
-  ThreadSnapshot snapshot;          ///< before the pending one
+  // Spin-loop recognition (see ThreadSnapshot; the snapshots are SimThread's).
   uint64_t epoch_after_last = ~0ull; ///< its location's change count right after the previous one
   bool watching = false;            ///< registered in Machine::Impl::watched_locations for `watched`
   Location watched;                 ///< last_snapshot's location, while watching
@@ -123,15 +126,43 @@ struct SimThread {
   // Barrier-loop recognition (Machine::Impl::release_barrier).
   uint64_t visible_events = 0;         ///< visible events and warp operations performed
   uint64_t clock_reads = 0;            ///< calls of clock()/clock64() so far
-  ThreadSnapshot barrier_snapshot;     ///< at its previous barrier arrival
   uint64_t events_at_barrier = ~0ull;  ///< visible_events at its previous barrier arrival
   bool barrier_predicate_before = false; ///< barrier_predicate at its previous arrival
   bool barrier_repeat = false;         ///< this arrival repeats the previous one exactly
+};
 
-  /** A new thread's state for the next execution, keeping the memory of its buffers (slots,
-   *  frames, snapshots): threads are reused, not rebuilt, between executions (issue 12). The
-   *  thread is destroyed and default-constructed in place, so no field can carry over. */
-  void reset_for_reuse();
+/**
+ * A thread slot: the thread that runs in it (its ThreadRunState, reset when its block is
+ * admitted), its identity (set by admit_block), its fiber, and buffers whose memory is kept
+ * across the threads that use the slot and across executions (issue 12: no allocation per
+ * thread start).
+ */
+struct SimThread : ThreadRunState {
+  ThreadRef ref;
+  Dim3 thread_idx, block_idx;
+  uint32_t index_in_block = 0;
+
+  /** The slot's fiber. It runs one thread after another: between them it is *parked* at the
+   *  top of its loop (Machine::Impl::start_thread), so a start resumes it instead of mapping a
+   *  stack and making a context. A fiber suspended inside a kernel at an execution's end is
+   *  destroyed (unwound) instead. */
+  boost::context::fiber fiber;
+  boost::context::fiber scheduler; ///< the scheduler, while the thread runs
+  bool parked = false;             ///< `fiber` waits at the top of its loop for the next start
+
+  std::vector<Word> slots;   ///< frames' slots, contiguous
+  std::vector<Frame> frames;
+  std::vector<LocalArray> local_arrays;
+  std::optional<ThreadFault> fault;
+  ThreadSnapshot loop_state;       ///< see ThreadRunState::loop_saved_at
+  ThreadSnapshot last_snapshot;    ///< before the previous load or atomic
+  ThreadSnapshot snapshot;         ///< before the pending one
+  ThreadSnapshot barrier_snapshot; ///< at its previous barrier arrival
+
+  /** A new thread's state in this slot: ThreadRunState as constructed, buffers and snapshots
+   *  empty (their memory kept), no fault. Identity and fiber are not touched. The caller
+   *  unregisters a watch first (Machine::Impl::unwatch). */
+  void reset_for_start();
 };
 
 /**
@@ -219,12 +250,16 @@ struct Machine::Impl final : FootprintSink {
   ThreadId fault_thread;
 
   Impl(const Program& program, MachineOptions options);
+  ~Impl();
 
   // machine.cpp
   ExecutionResult run(MemoryModel& model, ChoiceSource& choices, EventObserver* observer);
   void admit_blocks();
   void admit_block(uint32_t block_slot, uint64_t linear_block);
   void start_thread(SimThread& thread);
+  /** Ends every parked fiber (SimThread::fiber), so that none is unwound by an exception. */
+  void close_parked_fibers();
+  bool closing_fibers = false; ///< a parked fiber resumed now returns (close_parked_fibers)
   void resume(SimThread& thread);
   /** resume(), then the block work it made due (settle). For callers outside settle(). */
   void resume_and_settle(SimThread& thread);
@@ -293,14 +328,21 @@ struct Machine::Impl final : FootprintSink {
   /** Whether the observer wants text (names, explanations) built into events. */
   bool observer_wants_text = false;
   bool default_step_limit = false; ///< max_steps was scaled from the launch, not given
-  void count_local_step(SimThread& thread, SourceRange range);
+  /** One private statement of the thread: counted against --max-local-steps, and from the
+   *  1024th on checked for a loop that repeats its state (check_local_loop). */
+  void count_local_step(SimThread& thread, SourceRange range) {
+    if (++thread.local_steps >= kLoopCheckFrom || thread.local_steps > options.max_local_steps)
+      check_local_loop(thread, range);
+  }
+  static constexpr uint64_t kLoopCheckFrom = 1024;
+  void check_local_loop(SimThread& thread, SourceRange range);
   /** Whether the thread's private state (frames, slots, local arrays) equals `s`'s. */
   static bool same_private_state(const SimThread& thread, const ThreadSnapshot& s);
   void emit(Event&& event);
   bool observing() const { return observer != nullptr; }
 
   // interpreter.cpp
-  Word call_function(SimThread& thread, const FunctionDecl& function, const std::vector<Word>& args,
+  Word call_function(SimThread& thread, const FunctionDecl& function, std::span<const Word> args,
                      const Call* call_site = nullptr);
   Word eval(SimThread& thread, const Expr& expr);
   void record_observed_local(SimThread& thread, const VarDecl& variable, Word value);

@@ -3,6 +3,7 @@
 // accesses are not visible events.
 #include "machine_impl.h"
 
+#include <bit>
 #include <fmt/format.h>
 
 namespace fencelab {
@@ -55,17 +56,21 @@ static ResolvedAccess resolve(Machine::Impl& m, SimThread& t, Word pointer, cons
   // Programming Guide 5.3.2: device memory accesses must be naturally aligned (an access of
   // N bytes at an address that is a multiple of N; allocations start 256-byte aligned). This
   // holds whatever the elements' size, so it is checked first.
+  // Every scalar's size is a power of two (types.h), so alignment is a mask and the index a
+  // shift (an arithmetic shift: exact for the aligned offsets that reach it).
   const uint32_t size = access.element_type.size();
-  if (p.offset % int64_t(type.size()) != 0 || p.offset % int64_t(size) != 0)
+  const uint32_t access_size = type.size();
+  static_assert(scalar_size(ScalarType::Double) == 8 && scalar_size(ScalarType::Half) == 2);
+  if ((p.offset & int64_t(access_size - 1)) != 0 || (p.offset & int64_t(size - 1)) != 0)
     m.fault(t, range, RuntimeErrorKind::Misaligned,
-            fmt::format("misaligned {}-byte {} of {} at byte offset {}", type.size(), access_verb(kind), name(),
+            fmt::format("misaligned {}-byte {} of {} at byte offset {}", access_size, access_verb(kind), name(),
                         p.offset));
-  if (type.size() != size)
+  if (access_size != size)
     m.fault(t, range, RuntimeErrorKind::Unsupported,
             fmt::format("not supported: {}-byte {} of {}, whose elements are {}-byte {}",
-                                  type.size(), access_verb(kind), name(), size,
+                                  access_size, access_verb(kind), name(), size,
                                   access.element_type.to_string()));
-  const int64_t index = p.offset / int64_t(size);
+  const int64_t index = p.offset >> std::countr_zero(size);
   if (index < 0 || index >= int64_t(element_count))
     m.fault(t, range, RuntimeErrorKind::OutOfBounds,
             fmt::format("out-of-bounds {}: {}[{}], which has {} element{}",

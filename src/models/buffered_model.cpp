@@ -95,9 +95,12 @@ void BufferedModel::internal_step(uint32_t index) {
   note_maybe_empty(slot);
 }
 
-ActorId BufferedModel::internal_step_actor(uint32_t index) const {
-  const auto [slot, position] = locate_step(index);
-  return lane(slot, m_buffers[slot].entries()[position].location);
+void BufferedModel::internal_step_actors(std::vector<ActorId>& out) const {
+  // The order of locate_step: buffers in m_nonempty's order, each one's drainable entries.
+  for (uint32_t slot : m_nonempty) {
+    m_buffers[slot].drainable(m_order, m_positions);
+    for (uint32_t position : m_positions) out.push_back(lane(slot, m_buffers[slot].entries()[position].location));
+  }
 }
 
 void BufferedModel::drained(uint32_t slot, const BufferedStore& store, bool forced) {

@@ -18,7 +18,7 @@ public:
   void thread_start(const ThreadRef& t) override;
   void store(const ThreadRef& t, Location location, Word value, AccessMode mode) override;
   void finish_execution() override;
-  ActorId internal_step_actor(uint32_t index) const override;
+  void internal_step_actors(std::vector<ActorId>& out) const override;
   uint64_t last_read_source(const ThreadRef& t) const override { return m_ids.last_read(t.slot); }
   uint64_t last_store_id(const ThreadRef& t) const override { return m_ids.last_store(t.slot); }
 

@@ -59,6 +59,8 @@ std::string check_search_line(const ExplorationResult& result) {
   if (result.exhaustive_cut_short_at > 0)
     line += fmt::format(", as the exhaustive search was cut short at {} executions (--max-executions)",
                         result.exhaustive_cut_short_at);
+  if (!result.exhaustive_stopped_because.empty())
+    line += ", as the exhaustive search stopped: " + result.exhaustive_stopped_because;
   return line;
 }
 

@@ -100,6 +100,8 @@ void print_exploration_json(std::ostream& out, const Program& program, const Exp
   json.key("complete").value(result.mode == ExplorationMode::Exhaustive && result.complete);
   if (!result.stopped_because.empty()) json.key("stopped_because").value(result.stopped_because);
   if (result.exhaustive_cut_short_at > 0) json.key("exhaustive_cut_short_at").value(result.exhaustive_cut_short_at);
+  if (!result.exhaustive_stopped_because.empty())
+    json.key("exhaustive_stopped_because").value(result.exhaustive_stopped_because);
   json.key("executions").value(result.executions);
   if (result.mode == ExplorationMode::Exhaustive) {
     json.key("reduction").value(result.reduction);

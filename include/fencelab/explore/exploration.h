@@ -48,6 +48,12 @@ struct ExplorationResult {
   /** `check` only, random mode: the exhaustive search it replaced was cut short at this many
    *  executions (its --max-executions), so these random executions were run instead. */
   uint64_t exhaustive_cut_short_at = 0;
+  /** `check` only, random mode: the exhaustive search it replaced stopped for this reason (an
+   *  execution too long for the partial-order reduction), so these executions were run instead. */
+  std::string exhaustive_stopped_because;
+  /** Exhaustive mode: the partial-order reduction stopped the search, an execution being too
+   *  long for it to analyse (`stopped_because` says so); `check` then samples instead. */
+  bool reduction_gave_up = false;
   /** Exhaustive mode: the reduction used ("dpor", "none"; "none" under lockstep, which the
    *  reduction does not cover), and how many executions it abandoned part-way because they
    *  could only repeat explored ones (not counted in `executions`). */

@@ -4,6 +4,9 @@
 // what it found so far, marked as stopped, and its report says why.
 #pragma once
 
+#include "fencelab/machine/choice.h"
+
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -13,6 +16,7 @@
 namespace fencelab {
 
 struct ExplorationResult;
+class SearchControl;
 
 /** Where a running search stands, for a progress display. */
 struct SearchProgress {
@@ -21,6 +25,27 @@ struct SearchProgress {
   /** Decisions in the explorer's current sequence: random, the last execution's; exhaustive,
    *  the prefix it re-runs next (where the depth-first search branches now). */
   size_t depth = 0;
+};
+
+/**
+ * A ChoiceSource that a SearchControl (or a flag another OS thread sets) can interrupt inside
+ * an execution (ChoiceSource::interrupted). After Machine::run, `interrupted_because()` is
+ * non-empty when the execution was cut off so: the explorer discards it and stops.
+ */
+class InterruptibleChoices : public ChoiceSource {
+public:
+  void interrupt_on(const SearchControl* control) { m_control = control; }
+  /** A parallel search's stop flag, set by the thread that watches the SearchControl. */
+  void interrupt_on(const std::atomic<bool>* flag) { m_flag = flag; }
+  bool interrupted() override;
+  const std::string& interrupted_because() const { return m_interrupted_because; }
+  /** Before each execution. */
+  void clear_interruption() { m_interrupted_because.clear(); }
+
+private:
+  const SearchControl* m_control = nullptr;
+  const std::atomic<bool>* m_flag = nullptr;
+  std::string m_interrupted_because;
 };
 
 class SearchControl {
@@ -52,6 +77,9 @@ public:
    *  call: tens of nanoseconds against an execution's microseconds (no measurable difference
    *  on write_read_xy at 1.3 us an execution). */
   bool should_stop(ExplorationResult& result, size_t depth);
+  /** Within an execution: whether a signal or the time limit asks the search to end now, and
+   *  why (`reason`); no progress line. Only reads: safe from the jobs of a parallel search. */
+  bool stop_due(std::string& reason) const;
 
 private:
   using Clock = std::chrono::steady_clock;

@@ -76,9 +76,38 @@ struct Type {
 };
 
 const char* scalar_spelling(ScalarType scalar);
-uint32_t scalar_size(ScalarType scalar);
-bool scalar_is_integer(ScalarType scalar);
-bool scalar_is_signed(ScalarType scalar);
+// Inline: the interpreter asks these of every value it converts or stores.
+constexpr uint32_t scalar_size(ScalarType scalar) {
+  constexpr uint8_t kSizes[] = {
+#define X(name, spelling, size, is_integer, is_signed) size,
+      FENCELAB_SCALAR_TYPES(X)
+#undef X
+  };
+  return kSizes[static_cast<size_t>(scalar)];
+}
+constexpr bool scalar_is_integer(ScalarType scalar) {
+  constexpr bool kIntegers[] = {
+#define X(name, spelling, size, is_integer, is_signed) is_integer,
+      FENCELAB_SCALAR_TYPES(X)
+#undef X
+  };
+  return kIntegers[static_cast<size_t>(scalar)];
+}
+constexpr bool scalar_is_signed(ScalarType scalar) {
+  constexpr bool kSigned[] = {
+#define X(name, spelling, size, is_integer, is_signed) is_signed,
+      FENCELAB_SCALAR_TYPES(X)
+#undef X
+  };
+  return kSigned[static_cast<size_t>(scalar)];
+}
+
+inline bool Type::is_integer() const { return !is_pointer() && scalar_is_integer(scalar); }
+inline bool Type::is_floating() const {
+  return !is_pointer() && (scalar == ScalarType::Float || scalar == ScalarType::Double || scalar == ScalarType::Half);
+}
+inline bool Type::is_signed() const { return !is_pointer() && scalar_is_signed(scalar); }
+inline uint32_t Type::size() const { return is_pointer() ? 8 : scalar_size(scalar); }
 
 /** Converts a canonical word of type `from` to the canonical word of type `to` (C rules). */
 Word convert_word(Word value, const Type& from, const Type& to);

@@ -51,6 +51,10 @@ public:
   /** Checked after each scheduling decision: true ends the execution at once (its result is
    *  then meaningless and must be discarded): the explorer knows it repeats explored ones. */
   virtual bool abandon() const { return false; }
+  /** Asked now and then within an execution (every Machine::kInterruptInterval passes of its
+   *  scheduling loop): true ends the execution at once, unfinished, to be discarded. A search
+   *  ends so on its time limit or a signal although one execution (a large grid) takes long. */
+  virtual bool interrupted() { return false; }
 };
 
 } // namespace fencelab

@@ -118,6 +118,8 @@ public:
 
   /** Runs one execution from the initial state. `observer` (may be null) sees every event. */
   ExecutionResult run(MemoryModel& model, ChoiceSource& choices, EventObserver* observer = nullptr);
+  /** Passes of the scheduling loop between two ChoiceSource::interrupted() questions. */
+  static constexpr uint64_t kInterruptInterval = 64;
 
   const Program& program() const;
   const MachineOptions& options() const;

@@ -15,6 +15,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace fencelab {
 
@@ -100,9 +101,13 @@ public:
    *  render nothing, the checkers, must not pay for it in every execution). */
   virtual InternalStep describe_internal_step(uint32_t index, bool with_text) const { return {}; }
 
-  /** The actor of internal step `index` (the buffer lane it drains), for partial-order
-   *  reduction: steps of one actor are always dependent. */
-  virtual ActorId internal_step_actor(uint32_t index) const { return {}; }
+  /** Appends the actor of each internal step (the buffer lane it drains), in step order, for
+   *  partial-order reduction: steps of one actor are always dependent. All at once, as a
+   *  model finds step i only by walking its buffers up to it (a step at a time, a launch with
+   *  thousands of buffered lanes took quadratic time at every schedule point). */
+  virtual void internal_step_actors(std::vector<ActorId>& out) const {
+    out.insert(out.end(), internal_step_count(), ActorId{});
+  }
 
   /** Where the model reports which locations' newest values change, and, when `footprints`
    *  is on (an explorer reduces by partial order), what each operation touches (footprint.h).
