@@ -261,6 +261,48 @@ __global__ void k() {
         "k.cu:16:3: error: break outside a loop or switch\n");
 }
 
+TEST_CASE("sema: overloading is named as unsupported, a second definition as a redefinition", "[frontend][sema]") {
+  // Same parameter count, other types: an overload (before, reported as a redefinition).
+  auto overloaded = compile_text(std::string(kHeader) + R"(__device__ float f(float a) { return a; }
+__device__ double f(double a) { return a; }
+__device__ int g(const int a) { return a; }
+__device__ int g(int a) { return a; }
+__device__ int h(int a);
+__device__ int h(const int b) { return b; }
+__global__ void k() { }
+)");
+  REQUIRE_FALSE(overloaded->program);
+  CHECK(overloaded->messages() == "k.cu:3:19: error: not supported: overloaded function 'f'\n"
+                                  "k.cu:5:16: error: redefinition of function 'g'\n");
+}
+
+TEST_CASE("sema: __CUDA_ARCH__ is defined as for an H100, so device-only code is not dropped", "[frontend][sema]") {
+  const std::string text = std::string(kHeader) + R"(__device__ int X;
+__global__ void k() {
+#if defined(__CUDACC__) && __CUDA_ARCH__ >= 700
+  X = __CUDA_ARCH__;
+#else
+  X = -1;
+#endif
+}
+)";
+  const auto stored = [](const Program& program) -> const Expr& {
+    const Expr& store = statement_expr(program, "k", 0);
+    REQUIRE(store.kind == ExprKind::Assign);
+    return *as<Assign>(store).rhs;
+  };
+  auto h100 = compile_text(text);
+  REQUIRE(h100->program);
+  const Expr& arch = stored(*h100->program);
+  REQUIRE(arch.kind == ExprKind::IntegerLiteral);
+  CHECK(static_cast<const Literal&>(arch).bits == 900);
+  CompileOptions older; // -D overrides it
+  older.defines = {"__CUDA_ARCH__=600"};
+  auto pascal = compile_text(text, "k.cu", older);
+  REQUIRE(pascal->program);
+  CHECK(stored(*pascal->program).kind == ExprKind::Unary); // -1
+}
+
 TEST_CASE("sema: device code that uses skipped host code is told so", "[frontend][sema]") {
   auto c = compile_text(std::string(kHeader) + R"(float scale;
 void helper(int x) { }

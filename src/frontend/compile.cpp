@@ -18,6 +18,11 @@ std::unique_ptr<Program> compile_once(std::shared_ptr<const SourceFile> source, 
   const SourceRange whole{0, uint32_t(source->text().size())};
   LexResult lexed = lex(*source, whole, diagnostics);
   Preprocessor preprocessor(diagnostics);
+  // What nvcc defines when it compiles device code (nvcc documentation, "Virtual Architecture
+  // Macros"), for the GPU fencelab models, an H100 (compute capability 9.0): code under
+  // `#if __CUDA_ARCH__ >= 700` is device code here too, not silently dropped. -D overrides.
+  for (const char* predefined : {"__CUDACC__", "__NVCC__", "__CUDA_ARCH__=900"})
+    preprocessor.define_from_command_line(predefined);
   for (const std::string& definition : options.defines) preprocessor.define_from_command_line(definition);
   std::vector<Token> tokens = preprocessor.run(lexed.tokens);
   // Past the expansion limit the tokens are cut short: parsing them would only add errors

@@ -6,9 +6,9 @@
 // comes before its body or its end) names no execution or memory space (__global__,
 // __device__, __shared__, __constant__) is host code: a function (a '(' at the top level of the
 // head), or a variable that is not a constant (a `const`/`constexpr` variable is usable from
-// device code, as nvcc allows for constant-initialised scalars). It is skipped by matching
-// brackets, without being parsed, so host-only C++ in it is no error; a namespace or
-// `using namespace` line that contains no device code likewise. One note lists what was
+// device code, as nvcc allows for constant-initialised scalars, not pointers). It is skipped
+// by matching brackets, without being parsed, so host-only C++ in it is no error; a namespace
+// or `using namespace` line that contains no device code likewise. One note lists what was
 // skipped; a use of it from device code gets a message naming it as host code.
 #include "fencelab/frontend/parser.h"
 
@@ -84,12 +84,13 @@ bool Parser::skip_host_declaration(TranslationUnit& unit) {
   default: break;
   }
   // The head: to the body's '{' (after a parameter list) or the ';' that ends the declaration.
-  bool function = false, constant = false, initializer = false;
+  bool function = false, constant = false, initializer = false, pointer = false;
   std::string name;
   for (; kind(k) != TokenKind::EndOfFile; ++k) {
     const TokenKind t = kind(k);
     if (names_space(t)) return false;
     if (t == TokenKind::KwConst || t == TokenKind::KwConstexpr) constant = true;
+    if (t == TokenKind::Star && !initializer) pointer = true; // in the declarator, not `2 * 3`
     if (t == TokenKind::Equal) initializer = true;
     if (t == TokenKind::LeftParen) {
       // A parameter list follows the function's name; a '(' after '=' is in an initializer.
@@ -112,7 +113,12 @@ bool Parser::skip_host_declaration(TranslationUnit& unit) {
     }
   }
   if (kind(k) != TokenKind::Semicolon) return false; // unterminated: parse_top_level reports it
-  if (!function && constant) return false; // a constant: device code may use it
+  // A constant scalar (`const int N = 4;`) device code may use; a pointer, even to const or
+  // const itself (`const char *name = "demo";`, as most SDK samples name themselves), is a host
+  // variable (Programming Guide, C++ Language Support, "const-qualified variables": only those of
+  // built-in integral or floating-point type with constant initializers are usable in device
+  // code without a memory space).
+  if (!function && constant && !pointer) return false;
   if (!function && name.empty()) return false;
   return skip_to(k + 1, name, function);
 }

@@ -1,6 +1,7 @@
 // Semantic analysis: file-scope declarations, functions, variables and scopes.
 #include "fencelab/frontend/sema.h"
 
+#include <algorithm>
 #include <cfloat>
 #include <climits>
 #include <map>
@@ -78,7 +79,12 @@ void Sema::declare_functions() {
     auto [it, inserted] = m_functions.emplace(function->name, function.get());
     if (inserted) continue;
     FunctionDecl* previous = it->second;
-    const bool same_signature = previous->params.size() == function->params.size();
+    // Parameter types as C++ compares them: top-level qualifiers do not count ([dcl.fct]/5).
+    const bool same_signature =
+        std::equal(previous->params.begin(), previous->params.end(), function->params.begin(),
+                   function->params.end(), [](const VarDeclPtr& a, const VarDeclPtr& b) {
+                     return a->type.same_unqualified(b->type) && a->is_array == b->is_array;
+                   });
     if (!same_signature) {
       error(function->name_range, "not supported: overloaded function '" + function->name + "'");
     } else if (previous->body && function->body) {
