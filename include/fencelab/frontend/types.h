@@ -77,30 +77,22 @@ struct Type {
 
 const char* scalar_spelling(ScalarType scalar);
 // Inline: the interpreter asks these of every value it converts or stores.
-constexpr uint32_t scalar_size(ScalarType scalar) {
-  constexpr uint8_t kSizes[] = {
-#define X(name, spelling, size, is_integer, is_signed) size,
+struct ScalarTraits {
+  uint8_t size;
+  bool is_integer;
+  bool is_signed;
+};
+constexpr ScalarTraits scalar_traits(ScalarType scalar) {
+  constexpr ScalarTraits kTraits[] = {
+#define X(name, spelling, size, is_integer, is_signed) {size, is_integer, is_signed},
       FENCELAB_SCALAR_TYPES(X)
 #undef X
   };
-  return kSizes[static_cast<size_t>(scalar)];
+  return kTraits[static_cast<size_t>(scalar)];
 }
-constexpr bool scalar_is_integer(ScalarType scalar) {
-  constexpr bool kIntegers[] = {
-#define X(name, spelling, size, is_integer, is_signed) is_integer,
-      FENCELAB_SCALAR_TYPES(X)
-#undef X
-  };
-  return kIntegers[static_cast<size_t>(scalar)];
-}
-constexpr bool scalar_is_signed(ScalarType scalar) {
-  constexpr bool kSigned[] = {
-#define X(name, spelling, size, is_integer, is_signed) is_signed,
-      FENCELAB_SCALAR_TYPES(X)
-#undef X
-  };
-  return kSigned[static_cast<size_t>(scalar)];
-}
+constexpr uint32_t scalar_size(ScalarType scalar) { return scalar_traits(scalar).size; }
+constexpr bool scalar_is_integer(ScalarType scalar) { return scalar_traits(scalar).is_integer; }
+constexpr bool scalar_is_signed(ScalarType scalar) { return scalar_traits(scalar).is_signed; }
 
 inline bool Type::is_integer() const { return !is_pointer() && scalar_is_integer(scalar); }
 inline bool Type::is_floating() const {
