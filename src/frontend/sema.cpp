@@ -83,7 +83,7 @@ void Sema::declare_functions() {
     const bool same_signature =
         std::equal(previous->params.begin(), previous->params.end(), function->params.begin(),
                    function->params.end(), [](const VarDeclPtr& a, const VarDeclPtr& b) {
-                     return a->type.same_unqualified(b->type) && a->is_array == b->is_array;
+                     return a->type.same_unqualified(b->type);
                    });
     if (!same_signature) {
       error(function->name_range, "not supported: overloaded function '" + function->name + "'");

@@ -353,8 +353,8 @@ void Machine::Impl::start_thread(SimThread& thread) {
   model->thread_start(thread.ref);
   if (thread.parked) return resume(thread);
   try {
-    // The slot's fiber runs its threads one after another, parking between them, until it
-    // is destroyed (forced_unwind from the park point, or from inside a kernel).
+    // The slot's fiber runs its threads one after another, parking between them, until
+    // close_parked_fibers ends it (or it is destroyed while inside a kernel: forced_unwind).
     thread.fiber = ctx::fiber(std::allocator_arg, PooledStackAllocator(stacks),
                               [this, &thread](ctx::fiber&& scheduler) {
                                 thread.scheduler = std::move(scheduler);

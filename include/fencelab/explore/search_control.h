@@ -30,7 +30,8 @@ struct SearchProgress {
 /**
  * A ChoiceSource that a SearchControl (or a flag another OS thread sets) can interrupt inside
  * an execution (ChoiceSource::interrupted). After Machine::run, `interrupted_because()` is
- * non-empty when the execution was cut off so: the explorer discards it and stops.
+ * non-empty when the execution was cut off so: the explorer discards it and stops (so it is
+ * never cleared).
  */
 class InterruptibleChoices : public ChoiceSource {
 public:
@@ -39,8 +40,6 @@ public:
   void interrupt_on(const std::atomic<bool>* flag) { m_flag = flag; }
   bool interrupted() override;
   const std::string& interrupted_because() const { return m_interrupted_because; }
-  /** Before each execution. */
-  void clear_interruption() { m_interrupted_because.clear(); }
 
 private:
   const SearchControl* m_control = nullptr;
