@@ -164,6 +164,30 @@ __global__ void k(float zero) {
 )") == std::set<std::string>{"out[0]=24 out[1]=1 out[2]=10 out[3]=25 out[4]=0 out[5]=16 counter=6"});
 }
 
+TEST_CASE("the CUDA Math API's other functions and the fast intrinsics, computed exactly", "[frontend][language]") {
+  // Values each function gives exactly (so that the approximate GPU intrinsics would too).
+  CHECK(outcomes(R"(
+//@ launch grid=1 block=1
+//@ observe out
+__device__ int out[12];
+__global__ void k() {
+  out[0] = (int)(__expf(0.0f) + __logf(1.0f) + __sinf(0.0f) + __cosf(0.0f)); // 1 + 0 + 0 + 1
+  out[1] = (int)(__powf(2.0f, 10.0f) + __fdividef(1.0f, 4.0f) * 4.0f);      // 1024 + 1
+  out[2] = (int)(exp2f(3.0f) * 10.0f + log2f(8.0f) + __log2f(4.0f));          // 80 + 3 + 2
+  out[3] = (int)(log10f(1000.0f) + log10(100.0) * 10.0 + __exp10f(2.0f));    // 3 + 20 + 100
+  out[4] = (int)(rsqrtf(4.0f) * 10.0f + rsqrt(16.0) * 100.0);                 // 5 + 25
+  out[5] = (int)(truncf(-2.7f) * 10.0f + roundf(2.5f) + round(-1.5));         // -20 + 3 - 2
+  out[6] = (int)(fmodf(7.0f, 3.0f) + fmod(-7.0, 3.0) * 10.0);                 // 1 - 10
+  out[7] = (int)(fmaf(2.0f, 3.0f, 1.0f) + fma(1.5, 2.0, 0.5) * 10.0);        // 7 + 35
+  out[8] = (int)(hypotf(3.0f, 4.0f) + hypot(5.0, 12.0) * 10.0 + cbrtf(27.0f) * 100.0f); // 5 + 130 + 300
+  out[9] = (int)(atan2f(0.0f, 1.0f) + atanf(0.0f) + tanhf(0.0f) + erff(0.0f) + asinf(0.0f)); // 0
+  out[10] = (int)(acosf(1.0f) + trunc(3.9) + exp2(4.0) + log2(2.0) + cbrt(8.0) + __tanf(0.0f)); // 0+3+16+1+2
+  out[11] = (int)(__log10f(100.0f) + tanh(0.0) + atan(0.0) + asin(0.0) + acos(1.0) + erf(0.0) + atan2(0.0, 1.0)); // 2
+}
+)") == std::set<std::string>{"out[0]=2 out[1]=1025 out[2]=85 out[3]=123 out[4]=30 out[5]=-19 out[6]=-9 "
+                             "out[7]=42 out[8]=435 out[9]=0 out[10]=22 out[11]=2"});
+}
+
 TEST_CASE("a NaN converts to bool as true ([conv.bool]) and to an integer as 0 (cvt.rzi)", "[frontend][language]") {
   CHECK(outcomes(R"(
 //@ launch grid=1 block=1

@@ -1,6 +1,7 @@
 #include "commands.h"
 
 #include "fencelab/frontend/compile.h"
+#include "fencelab/frontend/include_files.h"
 #include "fencelab/machine/memory_model.h"
 
 #include <algorithm>
@@ -65,6 +66,7 @@ std::unique_ptr<Program> load_program(const std::string& path, const LaunchOptio
     fmt::print(stderr, "fencelab: error: {}\n", error);
     return nullptr;
   }
+  read_included_files(file);
   DiagnosticSink diagnostics;
   const auto source = std::make_shared<const SourceFile>(std::move(file));
   auto program = compile_program(source, diagnostics, launch.compile);

@@ -107,7 +107,7 @@ CudaPrinter::CudaPrinter(const Program& program, bool litmus) : m_program(progra
 
 std::string CudaPrinter::line_directive(const SourceRange& range) const {
   const LineColumn at = m_program.source->position(range.begin);
-  return fmt::format("#line {} {}\n", at.line, quoted(m_program.source->path()));
+  return fmt::format("#line {} {}\n", at.line, quoted(m_program.source->path_of(at.file)));
 }
 
 int CudaPrinter::observed_local(const Expr& e) const {

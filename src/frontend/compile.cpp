@@ -15,9 +15,9 @@ std::unique_ptr<Program> compile_once(std::shared_ptr<const SourceFile> source, 
                                       std::unordered_map<std::string, Type>& deduced) {
   auto program = std::make_unique<Program>();
   program->source = source;
-  const SourceRange whole{0, uint32_t(source->text().size())};
-  LexResult lexed = lex(*source, whole, diagnostics);
-  Preprocessor preprocessor(diagnostics);
+  // The file's own text: its headers' parts are lexed where they are included.
+  LexResult lexed = lex(*source, source->parts().front().range, diagnostics);
+  Preprocessor preprocessor(diagnostics, source.get());
   // What nvcc defines when it compiles device code (nvcc documentation, "Virtual Architecture
   // Macros"), for the GPU fencelab models, an H100 (compute capability 9.0): code under
   // `#if __CUDA_ARCH__ >= 700` is device code here too, not silently dropped. -D overrides.

@@ -1,6 +1,8 @@
 // The preprocessor (see frontend/preprocessor.h).
 #include "fencelab/frontend/preprocessor.h"
 
+#include "fencelab/frontend/include_files.h"
+
 #include <algorithm>
 #include <string>
 
@@ -9,6 +11,19 @@ namespace fencelab {
 std::vector<Token> Preprocessor::run(const std::vector<Token>& tokens) {
   std::vector<Token> out;
   out.reserve(tokens.size());
+  m_out = &out;
+  process(tokens, out);
+  m_out = nullptr;
+  if (!m_exhausted) {
+    for (const Conditional& open : m_conditionals)
+      m_diagnostics.error(open.range, "unterminated conditional directive (missing #endif)");
+  }
+  m_conditionals.clear();
+  out.push_back(tokens.empty() ? Token{} : tokens.back());
+  return out;
+}
+
+void Preprocessor::process(const std::vector<Token>& tokens, std::vector<Token>& out) {
   size_t i = 0;
   while (i < tokens.size() && tokens[i].kind != TokenKind::EndOfFile) {
     if (tokens[i].kind == TokenKind::Hash && tokens[i].at_line_start) {
@@ -44,13 +59,41 @@ std::vector<Token> Preprocessor::run(const std::vector<Token>& tokens) {
     if (!expand_into(input, out, 0)) break;
     i = end;
   }
-  if (!m_exhausted) {
-    for (const Conditional& open : m_conditionals)
-      m_diagnostics.error(open.range, "unterminated conditional directive (missing #endif)");
+}
+
+void Preprocessor::include(const std::vector<Token>& tokens, size_t begin, size_t end) {
+  // `#include <name>` (system and CUDA headers) is not read; neither is anything without the
+  // file it came from.
+  if (begin + 2 >= end || tokens[begin + 2].kind != TokenKind::StringLiteral || m_source == nullptr ||
+      m_out == nullptr || m_exhausted)
+    return;
+  const Token& quoted = tokens[begin + 2];
+  const std::string_view name = quoted.text.substr(1, quoted.text.size() >= 2 ? quoted.text.size() - 2 : 0);
+  const uint32_t from = m_source->part_of(quoted.range.begin);
+  const std::optional<uint32_t> part = included_part(*m_source, from, name);
+  if (!part) {
+    if (!is_cuda_or_system_header(name))
+      m_diagnostics.warning(quoted.range, "cannot read the included file '" + std::string(name) + "' (looked for it next to " +
+                                               m_source->path_of(from) + "): what it declares is missing");
+    return;
   }
-  m_conditionals.clear();
-  out.push_back(tokens.empty() ? Token{} : tokens.back());
-  return out;
+  if (std::find(m_once.begin(), m_once.end(), *part) != m_once.end()) return;
+  if (m_include_depth >= kMaxIncludeDepth) {
+    m_diagnostics.error(quoted.range, "#include nested more than " + std::to_string(kMaxIncludeDepth) +
+                                          " levels deep (a header that includes itself?)");
+    m_exhausted = true; // the tokens are incomplete: parsing them would only add errors
+    return;
+  }
+  const LexResult lexed = lex(*m_source, m_source->parts()[*part].range, m_diagnostics);
+  // A header's conditionals are its own: each #if it opens ends in it (C11 6.10.1).
+  const size_t open_before = m_conditionals.size();
+  ++m_include_depth;
+  process(lexed.tokens, *m_out);
+  --m_include_depth;
+  while (m_conditionals.size() > open_before) {
+    if (!m_exhausted) m_diagnostics.error(m_conditionals.back().range, "unterminated conditional directive (missing #endif)");
+    m_conditionals.pop_back();
+  }
 }
 
 void Preprocessor::define_from_command_line(const std::string& definition) {
@@ -313,8 +356,12 @@ void Preprocessor::directive(const std::vector<Token>& tokens, size_t begin, siz
     define(tokens, begin + 2, end);
   } else if (is_name && word == "undef") {
     if (begin + 2 < end) m_macros.erase(std::string(tokens[begin + 2].text));
-  } else if (is_name && (word == "include" || word == "pragma" || word == "line")) {
-    // Ignored: the kernel is one file; headers like <cstdio> add nothing the language needs.
+  } else if (is_name && word == "include") {
+    include(tokens, begin, end);
+  } else if (is_name && word == "pragma" && begin + 2 < end && tokens[begin + 2].text == "once") {
+    if (m_source != nullptr) m_once.push_back(m_source->part_of(tokens[begin].range.begin));
+  } else if (is_name && (word == "pragma" || word == "line")) {
+    // Ignored: they change nothing the language here needs.
   } else if (is_name && word == "error") {
     m_diagnostics.error(line_range, "#error directive");
   } else {

@@ -50,6 +50,18 @@ std::optional<Signature> fixed_signature(Builtin builtin) {
   case Builtin::Mul24: return Signature{of(S::Int), of(S::Int)};
   case Builtin::Umul24: return Signature{of(S::UInt), of(S::UInt)};
   case Builtin::Umin: case Builtin::Umax: return Signature{of(S::UInt), of(S::UInt)};
+  case Builtin::Exp2f: case Builtin::Log2f: case Builtin::Log10f: case Builtin::Rsqrtf: case Builtin::Truncf:
+  case Builtin::Roundf: case Builtin::Tanhf: case Builtin::Atanf: case Builtin::Asinf: case Builtin::Acosf:
+  case Builtin::Erff: case Builtin::Cbrtf: case Builtin::FastExpf: case Builtin::FastLogf:
+  case Builtin::FastSinf: case Builtin::FastCosf: case Builtin::FastTanf: case Builtin::FastExp10f:
+  case Builtin::FastLog2f: case Builtin::FastLog10f: case Builtin::Fmodf: case Builtin::Atan2f:
+  case Builtin::Hypotf: case Builtin::FastPowf: case Builtin::FastFdividef: case Builtin::Fmaf:
+    return Signature{of(S::Float), of(S::Float)};
+  case Builtin::Exp2: case Builtin::Log2: case Builtin::Log10: case Builtin::Rsqrt: case Builtin::Trunc:
+  case Builtin::Round: case Builtin::Tanh: case Builtin::Atan: case Builtin::Asin: case Builtin::Acos:
+  case Builtin::Erf: case Builtin::Cbrt: case Builtin::Fmod: case Builtin::Atan2: case Builtin::Hypot:
+  case Builtin::Fma:
+    return Signature{of(S::Double), of(S::Double)};
   case Builtin::Saturatef: return Signature{of(S::Float), of(S::Float)};
   case Builtin::FloatAsInt: return Signature{of(S::Float), of(S::Int)};
   case Builtin::FloatAsUint: return Signature{of(S::Float), of(S::UInt)};

@@ -81,6 +81,50 @@ Word math(Builtin b, const std::vector<Word>& a, const std::vector<Type>& at, co
     return word_from_int(int32_t(uint32_t(low24(a[0]) * low24(a[1]))), result);
   }
   case Builtin::Umul24: return word_from_int((uint64_t(w0 & 0xffffff) * (uint32_t(a[1]) & 0xffffff)) & 0xffffffffu, result);
+  case Builtin::Exp2f: return single(std::exp2(f(0)));
+  case Builtin::Log2f: return single(std::log2(f(0)));
+  case Builtin::Log10f: return single(std::log10(f(0)));
+  case Builtin::Truncf: return single(std::trunc(f(0)));
+  case Builtin::Roundf: return single(std::round(f(0)));
+  case Builtin::Tanhf: return single(std::tanh(f(0)));
+  case Builtin::Atanf: return single(std::atan(f(0)));
+  case Builtin::Asinf: return single(std::asin(f(0)));
+  case Builtin::Acosf: return single(std::acos(f(0)));
+  case Builtin::Erff: return single(std::erf(f(0)));
+  case Builtin::Cbrtf: return single(std::cbrt(f(0)));
+  case Builtin::FastExpf: return single(std::exp(f(0)));
+  case Builtin::FastLogf: return single(std::log(f(0)));
+  case Builtin::FastSinf: return single(std::sin(f(0)));
+  case Builtin::FastCosf: return single(std::cos(f(0)));
+  case Builtin::FastTanf: return single(std::tan(f(0)));
+  case Builtin::FastLog2f: return single(std::log2(f(0)));
+  case Builtin::FastLog10f: return single(std::log10(f(0)));
+  case Builtin::Exp2: return real(std::exp2(d(0)));
+  case Builtin::Log2: return real(std::log2(d(0)));
+  case Builtin::Log10: return real(std::log10(d(0)));
+  case Builtin::Trunc: return real(std::trunc(d(0)));
+  case Builtin::Round: return real(std::round(d(0)));
+  case Builtin::Tanh: return real(std::tanh(d(0)));
+  case Builtin::Atan: return real(std::atan(d(0)));
+  case Builtin::Asin: return real(std::asin(d(0)));
+  case Builtin::Acos: return real(std::acos(d(0)));
+  case Builtin::Erf: return real(std::erf(d(0)));
+  case Builtin::Cbrt: return real(std::cbrt(d(0)));
+  case Builtin::Fmodf: return single(std::fmod(f(0), f(1)));
+  case Builtin::Atan2f: return single(std::atan2(f(0), f(1)));
+  case Builtin::Hypotf: return single(std::hypot(f(0), f(1)));
+  case Builtin::FastPowf: return single(std::pow(f(0), f(1)));
+  case Builtin::Fmod: return real(std::fmod(d(0), d(1)));
+  case Builtin::Atan2: return real(std::atan2(d(0), d(1)));
+  case Builtin::Hypot: return real(std::hypot(d(0), d(1)));
+  // rsqrt: 1/sqrt(x); __exp10f: 10^x; __fdividef: x/y (CUDA Math API).
+  case Builtin::Rsqrtf: return single(1.0f / std::sqrt(f(0)));
+  case Builtin::Rsqrt: return real(1.0 / std::sqrt(d(0)));
+  case Builtin::FastExp10f: return single(std::pow(10.0f, f(0)));
+  case Builtin::FastFdividef: return single(f(0) / f(1));
+  // fma: x*y+z rounded once (PTX ISA fma.rn).
+  case Builtin::Fmaf: return single(std::fma(f(0), f(1), f(2)));
+  case Builtin::Fma: return real(std::fma(d(0), d(1), d(2)));
   case Builtin::Clz: return word_from_int(std::countl_zero(w0), result);
   case Builtin::Clzll: return word_from_int(std::countl_zero(u0), result);
   case Builtin::Brev: {

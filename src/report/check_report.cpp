@@ -10,6 +10,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 
 namespace fencelab {
@@ -73,11 +74,18 @@ void print_diagnostics_brief(std::ostream& out, const Program& program, const Ex
   if (result.reports.empty()) fmt::print(out, "  none\n");
   for (const ReportCount& counted : result.reports) {
     const CheckReport& r = counted.report;
-    std::vector<uint32_t> lines;
+    // Lines of the kernel file by number; a header's as `name.h:line`, after them.
+    std::vector<std::pair<uint32_t, uint32_t>> positions; // (part, line)
     for (const ReportSite& site : r.sites)
-      if (site.range.end != 0) lines.push_back(program.source->position(site.range.begin).line);
-    std::sort(lines.begin(), lines.end());
-    lines.erase(std::unique(lines.begin(), lines.end()), lines.end());
+      if (site.range.end != 0) {
+        const LineColumn at = program.source->position(site.range.begin);
+        positions.emplace_back(at.file, at.line);
+      }
+    std::sort(positions.begin(), positions.end());
+    positions.erase(std::unique(positions.begin(), positions.end()), positions.end());
+    std::vector<std::string> lines;
+    for (const auto& [file, line] : positions)
+      lines.push_back(file == 0 ? std::to_string(line) : fmt::format("{}:{}", std::filesystem::path(program.source->path_of(file)).filename().string(), line));
     fmt::print(out, "  {:<8} {} [{}]{}; {} of {} executions; witness {}\n",
                severity_name(diagnostic_kind_severity(r.kind)), r.message, diagnostic_kind_name(r.kind),
                lines.empty() ? "" : fmt::format(", line{} {}", lines.size() > 1 ? "s" : "", fmt::join(lines, ", ")),

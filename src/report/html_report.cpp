@@ -39,8 +39,12 @@ code, .mono { font-family: "DejaVu Sans Mono", monospace; font-size: 13px; }
 p.note { color: #555; font-size: 13px; }
 )";
 
+/** The line of the kernel file that `range` starts on; 0 when none (or in a header, which the
+ *  page does not list). */
 uint32_t line_of(const Program& program, SourceRange range) {
-  return range.end > 0 ? program.source->position(range.begin).line : 0;
+  if (range.end == 0) return 0;
+  const LineColumn at = program.source->position(range.begin);
+  return at.file == 0 ? at.line : 0;
 }
 
 void write_source(std::ostream& out, const Program& program, const std::set<uint32_t>& marked) {

@@ -58,6 +58,7 @@ void write_outcome(JsonWriter& json, const Program& program, const Outcome& outc
 void write_diagnostic(JsonWriter& json, const Program& program, const Diagnostic& d) {
   const LineColumn at = program.source->position(d.range.begin);
   json.begin_object();
+  if (at.file != 0) json.key("file").value(program.source->path_of(at.file));
   json.key("line").value(at.line).key("column").value(at.column).key("message").value(d.message);
   json.end_object();
 }
@@ -76,6 +77,7 @@ void write_report(JsonWriter& json, const Program& program, const ReportCount& c
     json.key("threads").value(site.threads);
     if (site.range.end != 0) {
       const LineColumn at = program.source->position(site.range.begin);
+      if (at.file != 0) json.key("file").value(program.source->path_of(at.file));
       json.key("line").value(at.line).key("column").value(at.column);
     }
     json.end_object();

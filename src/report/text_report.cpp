@@ -78,7 +78,7 @@ void print_exploration_text(std::ostream& out, const Program& program, const Exp
     fmt::print(out, "  {:<{}}  {:>10}  {}\n", labels[i], width, o.executions, o.witness.display());
     if (o.error) {
       const LineColumn at = program.source->position(o.error->diagnostic.range.begin);
-      fmt::print(out, "  {:<{}}  {}:{}:{}: {}\n", "", width, program.source->path(), at.line, at.column,
+      fmt::print(out, "  {:<{}}  {}:{}:{}: {}\n", "", width, program.source->path_of(at.file), at.line, at.column,
                  o.error->diagnostic.message);
     }
   }

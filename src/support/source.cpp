@@ -8,12 +8,36 @@
 
 namespace fencelab {
 
-SourceFile::SourceFile(std::string path, std::string text)
-    : m_path(std::move(path)), m_text(std::move(text)) {
+SourceFile::SourceFile(std::string path, std::string text) : m_text(std::move(text)) {
   m_line_starts.push_back(0);
   for (uint32_t i = 0; i < m_text.size(); ++i) {
     if (m_text[i] == '\n') m_line_starts.push_back(i + 1);
   }
+  m_parts.push_back(Part{std::move(path), {0, uint32_t(m_text.size())}, 0, uint32_t(m_line_starts.size())});
+}
+
+uint32_t SourceFile::add_part(std::string path, std::string_view text) {
+  // Each part starts on a line of its own: the text before it ends with a newline, and the line
+  // that newline opens is the new part's first.
+  if (!m_text.empty() && m_text.back() != '\n') {
+    m_text += '\n';
+    m_line_starts.push_back(uint32_t(m_text.size()));
+  }
+  const uint32_t begin = uint32_t(m_text.size());
+  const uint32_t first_line = uint32_t(m_line_starts.size()) - 1;
+  m_parts.back().line_count = first_line - m_parts.back().first_line;
+  m_text.append(text);
+  for (uint32_t i = begin; i < m_text.size(); ++i)
+    if (m_text[i] == '\n') m_line_starts.push_back(i + 1);
+  m_parts.push_back(Part{std::move(path), {begin, uint32_t(m_text.size())}, first_line,
+                         uint32_t(m_line_starts.size()) - first_line});
+  return uint32_t(m_parts.size() - 1);
+}
+
+uint32_t SourceFile::part_of(uint32_t offset) const {
+  for (uint32_t k = uint32_t(m_parts.size()); k-- > 1;)
+    if (offset >= m_parts[k].range.begin) return k;
+  return 0;
 }
 
 bool SourceFile::read(const std::string& path, SourceFile& out, std::string& error) {
@@ -44,11 +68,15 @@ LineColumn SourceFile::position(uint32_t offset) const {
   // The last line start at or before `offset`.
   auto it = std::upper_bound(m_line_starts.begin(), m_line_starts.end(), offset);
   const uint32_t line_index = static_cast<uint32_t>(it - m_line_starts.begin()) - 1;
-  return {line_index + 1, offset - m_line_starts[line_index] + 1};
+  const uint32_t file = part_of(offset);
+  return {line_index - m_parts[file].first_line + 1, offset - m_line_starts[line_index] + 1, file};
 }
 
-std::string_view SourceFile::line_text(uint32_t line) const {
-  if (line == 0 || line > m_line_starts.size()) return {};
+std::string_view SourceFile::line_text(uint32_t line, uint32_t file) const {
+  if (file >= m_parts.size()) return {};
+  const Part& part = m_parts[file];
+  if (line == 0 || line > part.line_count) return {};
+  line += part.first_line; // among all parts' lines, 1-based
   const uint32_t begin = m_line_starts[line - 1];
   uint32_t end = line < m_line_starts.size() ? m_line_starts[line] - 1
                                               : static_cast<uint32_t>(m_text.size());
@@ -168,7 +196,7 @@ void DiagnosticSink::print(std::ostream& out, const SourceFile& file, size_t max
 
 std::string render_diagnostic(const Diagnostic& diagnostic, const SourceFile& file) {
   const LineColumn start = file.position(diagnostic.range.begin);
-  std::string out = file.path() + ":" + std::to_string(start.line) + ":" +
+  std::string out = file.path_of(start.file) + ":" + std::to_string(start.line) + ":" +
                     std::to_string(start.column) + ": " + severity_name(diagnostic.severity) +
                     ": " + shown_message(diagnostic.message) + "\n";
 
@@ -176,7 +204,7 @@ std::string render_diagnostic(const Diagnostic& diagnostic, const SourceFile& fi
   // and tildes under the rest of the range (clipped to what is shown of this line). Tabs are
   // repeated in the caret line and a multi-byte character takes one blank, so that columns
   // agree.
-  const std::string_view line = file.line_text(start.line);
+  const std::string_view line = file.line_text(start.line, start.file);
   const size_t caret = std::min<size_t>(start.column - 1, line.size());
   const LineWindow window = line_window(line, caret);
   const std::string_view cut_before = window.begin > 0 ? kCut : "";

@@ -15,7 +15,9 @@ namespace fencelab {
 /**
  * Handles `#define NAME tokens` and `#define NAME(params) tokens` (function-like, with `...`
  * and `#param`; `##` is not supported), `#undef`, `#ifdef`/`#ifndef`/`#if EXPR`/`#elif EXPR`/
- * `#else`/`#endif`, and ignores `#include`/`#pragma`. Expanded tokens keep their definition's
+ * `#else`/`#endif`, `#include "name"` of a project header read with the file (include_files.h;
+ * `#pragma once` is honoured), and ignores `#include <name>` and other `#pragma`s. Expanded
+ * tokens keep their definition's
  * spelling and take the range of the macro's use; a macro's arguments keep their own.
  *
  * Expansion follows C11 6.10.3: arguments are fully expanded before substitution, and the
@@ -35,7 +37,13 @@ public:
   /** Macro calls nested in a macro's arguments, `F(F(F(x)))`: far above real code. */
   static constexpr int kMaxArgumentNesting = 64;
 
-  explicit Preprocessor(DiagnosticSink& diagnostics) : m_diagnostics(diagnostics) {}
+  /** Headers nested deeper than this are an error (a header that includes itself). */
+  static constexpr int kMaxIncludeDepth = 64;
+
+  /** `source`: the file whose tokens run() gets, with its headers as parts (none: `#include`
+   *  lines are ignored). */
+  explicit Preprocessor(DiagnosticSink& diagnostics, const SourceFile* source = nullptr)
+      : m_diagnostics(diagnostics), m_source(source) {}
 
   /** Runs the `#` lines of a whole file and expands macros; the result ends with EndOfFile. */
   std::vector<Token> run(const std::vector<Token>& tokens);
@@ -58,8 +66,12 @@ private:
     bool taken = false; ///< some branch so far was kept (#elif and #else then are not)
   };
 
+  /** Appends the tokens of one file (the kernel's or a header's), its `#` lines run, to `out`. */
+  void process(const std::vector<Token>& tokens, std::vector<Token>& out);
   /** Processes one `#` line, tokens [begin, end). */
   void directive(const std::vector<Token>& tokens, size_t begin, size_t end);
+  /** `#include "name"`: the header's tokens, processed, where the line stands (C11 6.10.2p3). */
+  void include(const std::vector<Token>& tokens, size_t begin, size_t end);
   void define(const std::vector<Token>& tokens, size_t begin, size_t end);
   /** Evaluates the condition of `#if`/`#elif` (preprocessor_if.cpp); false (reported) if
    *  malformed. */
@@ -110,6 +122,10 @@ private:
   using MacroTable = std::unordered_map<std::string, Macro, NameHash, std::equal_to<>>;
 
   DiagnosticSink& m_diagnostics;
+  const SourceFile* m_source = nullptr;
+  std::vector<Token>* m_out = nullptr; ///< where run() puts tokens (a header's go there too)
+  int m_include_depth = 0;
+  std::vector<uint32_t> m_once;        ///< parts that said `#pragma once`
   MacroTable m_macros;
   std::vector<Conditional> m_conditionals;
   size_t m_expanded_tokens = 0; ///< tokens taken from macro bodies so far, the whole file

@@ -1,6 +1,9 @@
 // Source text, source ranges and collected diagnostics.
 //
-// Every token and AST node carries a SourceRange (byte offsets into one SourceFile). Errors are
+// Every token and AST node carries a SourceRange (byte offsets into one SourceFile). A file's
+// project headers (`#include "name.h"`) are read with it and kept after its own text, each as a
+// part of its own (SourceFile::Part), so a range still names one place and a position names
+// the header it is in. Errors are
 // collected in a DiagnosticSink, never thrown at the first one, and rendered the way editors
 // parse them:
 //
@@ -29,10 +32,12 @@ struct SourceRange {
   friend bool operator==(SourceRange, SourceRange) = default;
 };
 
-/** A 1-based line and column. */
+/** A 1-based line and column, in part `file` of the SourceFile (0: the file itself, else one of
+ *  the headers it includes). */
 struct LineColumn {
   uint32_t line = 1;
   uint32_t column = 1;
+  uint32_t file = 0;
 };
 
 /** One source file held in memory, with a line index for positions. */
@@ -43,18 +48,36 @@ public:
   /** Reads a file; returns false (and leaves *error set) when it cannot be read. */
   static bool read(const std::string& path, SourceFile& out, std::string& error);
 
-  const std::string& path() const { return m_path; }
+  /** The file's own path (part 0). */
+  const std::string& path() const { return m_parts.front().path; }
+  /** The text of every part, one after another. */
   const std::string& text() const { return m_text; }
   std::string_view slice(SourceRange range) const;
+  /** The line and column of `offset` in the part it falls in. */
   LineColumn position(uint32_t offset) const;
-  /** The text of a 1-based line, without its newline. */
-  std::string_view line_text(uint32_t line) const;
-  uint32_t line_count() const { return static_cast<uint32_t>(m_line_starts.size()); }
+  /** The text of a 1-based line of part `file`, without its newline. */
+  std::string_view line_text(uint32_t line, uint32_t file = 0) const;
+  /** Lines of the file itself (part 0). */
+  uint32_t line_count() const { return m_parts.front().line_count; }
+
+  /** A file read with this one (a header it includes), kept after the text so far. */
+  struct Part {
+    std::string path;
+    SourceRange range;       ///< its bytes in text()
+    uint32_t first_line = 0; ///< index of its first line among all parts' lines
+    uint32_t line_count = 0;
+  };
+  const std::vector<Part>& parts() const { return m_parts; }
+  const std::string& path_of(uint32_t file) const { return m_parts.at(file).path; }
+  /** Appends a header's text as a new part; its index. */
+  uint32_t add_part(std::string path, std::string_view text);
+  /** The part that `offset` falls in. */
+  uint32_t part_of(uint32_t offset) const;
 
 private:
-  std::string m_path;
   std::string m_text;
-  std::vector<uint32_t> m_line_starts;
+  std::vector<uint32_t> m_line_starts; ///< over all parts
+  std::vector<Part> m_parts;
 };
 
 enum class Severity { Error, Warning, Note };

@@ -1,0 +1,34 @@
+// Project headers: the files a kernel file names in `#include "name"`.
+//
+// They are read before lexing, as parts of the kernel's SourceFile (support/source.h), and the
+// preprocessor lexes a part where its `#include` line stands (C11 6.10.2). A quoted name is
+// looked up next to the file that includes it, as nvcc does first (its `-I` directories are not
+// searched). `#include <name>` (a system or CUDA header) is not read: what device code needs
+// of CUDA's headers is built into the language here.
+#pragma once
+
+#include "fencelab/support/source.h"
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace fencelab {
+
+/** At most this many headers are read for one kernel file, and at most this many bytes of
+ *  them in all; past either, the rest are not read (and reported where they are included). */
+inline constexpr uint32_t kMaxIncludedFiles = 256;
+inline constexpr uint32_t kMaxIncludedBytes = 16u << 20;
+
+/** Reads the headers that `file` includes with `#include "name"`, and the ones they include, as
+ *  parts of `file`. A header that cannot be read is left out (the preprocessor reports it). */
+void read_included_files(SourceFile& file);
+
+/** The part that `#include "name"` in part `from` of `file` refers to, if it was read. */
+std::optional<uint32_t> included_part(const SourceFile& file, uint32_t from, std::string_view name);
+
+/** CUDA's and C's own headers that kernel files name in quotes (`#include "cuda_runtime.h"`):
+ *  not an error when absent, as their device-side content is built in. */
+bool is_cuda_or_system_header(std::string_view name);
+
+} // namespace fencelab

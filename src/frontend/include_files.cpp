@@ -1,0 +1,87 @@
+// Project headers read as parts of the kernel's source file (see frontend/include_files.h).
+#include "fencelab/frontend/include_files.h"
+
+#include <array>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace fencelab {
+
+namespace {
+
+/** Where `name`, included from the file at `from_path`, is: next to that file. */
+std::string resolve(const std::string& from_path, std::string_view name) {
+  const std::filesystem::path from(from_path);
+  return (from.parent_path() / std::filesystem::path(name)).lexically_normal().string();
+}
+
+/** The quoted name of an `#include "name"` line (spaces allowed around `#` and `include`). */
+std::optional<std::string_view> quoted_include(std::string_view line) {
+  size_t i = line.find_first_not_of(" \t");
+  if (i == std::string_view::npos || line[i] != '#') return std::nullopt;
+  i = line.find_first_not_of(" \t", i + 1);
+  if (i == std::string_view::npos || line.substr(i, 7) != "include") return std::nullopt;
+  i = line.find_first_not_of(" \t", i + 7);
+  if (i == std::string_view::npos || line[i] != '"') return std::nullopt;
+  const size_t close = line.find('"', i + 1);
+  if (close == std::string_view::npos || close == i + 1) return std::nullopt;
+  return line.substr(i + 1, close - i - 1);
+}
+
+bool read_whole(const std::string& path, std::string& text) {
+  std::error_code error;
+  if (!std::filesystem::is_regular_file(path, error)) return false;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  text = buffer.str();
+  return !in.bad();
+}
+
+} // namespace
+
+void read_included_files(SourceFile& file) {
+  uint64_t bytes = 0;
+  // Parts are scanned in the order they were read; each adds the headers it names.
+  for (uint32_t scanned = 0; scanned < file.parts().size(); ++scanned) {
+    const SourceFile::Part part = file.parts()[scanned];
+    const std::string text(file.slice(part.range)); // a copy: add_part moves the file's text
+    for (size_t start = 0; start < text.size();) {
+      size_t end = text.find('\n', start);
+      if (end == std::string_view::npos) end = text.size();
+      const std::optional<std::string_view> name = quoted_include(std::string_view(text).substr(start, end - start));
+      start = end + 1;
+      if (!name) continue;
+      const std::string path = resolve(part.path, *name);
+      if (included_part(file, scanned, *name)) continue; // read already
+      if (file.parts().size() > kMaxIncludedFiles) return;
+      std::string header;
+      if (!read_whole(path, header) || bytes + header.size() > kMaxIncludedBytes) continue;
+      bytes += header.size();
+      file.add_part(path, header);
+    }
+  }
+}
+
+std::optional<uint32_t> included_part(const SourceFile& file, uint32_t from, std::string_view name) {
+  const std::string path = resolve(file.path_of(from), name);
+  for (uint32_t k = 1; k < file.parts().size(); ++k)
+    if (file.parts()[k].path == path) return k;
+  return std::nullopt;
+}
+
+bool is_cuda_or_system_header(std::string_view name) {
+  static constexpr std::array<std::string_view, 24> kKnown = {
+      "cuda.h", "cuda_runtime.h", "cuda_runtime_api.h", "device_launch_parameters.h", "device_functions.h",
+      "device_atomic_functions.h", "sm_20_atomic_functions.h", "sm_60_atomic_functions.h", "cuda_fp16.h",
+      "cuda_bf16.h", "cooperative_groups.h", "math_functions.h", "math_constants.h", "vector_types.h",
+      "curand_kernel.h", "stdio.h", "stdlib.h", "assert.h", "math.h", "stdint.h", "cstdio", "cstdlib", "cmath",
+      "cassert"};
+  for (std::string_view known : kKnown)
+    if (name == known) return true;
+  return false;
+}
+
+} // namespace fencelab

@@ -1,0 +1,144 @@
+// Project headers: `#include "name"` read next to the including file, lexed where the line stands.
+#include "fencelab/frontend/include_files.h"
+#include "frontend_helpers.h"
+#include "process_helpers.h"
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+using namespace fencelab;
+using namespace fencelab::testing;
+
+namespace {
+
+/** A directory of its own under /tmp for one test case's files, removed at the end. */
+class TempDirectory {
+public:
+  explicit TempDirectory(const std::string& name)
+      : m_path(std::filesystem::temp_directory_path() / ("fencelab_" + std::to_string(::getpid()) + "_" + name)) {
+    std::filesystem::remove_all(m_path);
+    std::filesystem::create_directories(m_path);
+  }
+  ~TempDirectory() {
+    std::error_code ignored;
+    std::filesystem::remove_all(m_path, ignored);
+  }
+  /** Writes `text` to `relative` (its directories made) and returns the whole path. */
+  std::string write(const std::string& relative, const std::string& text) const {
+    const std::filesystem::path path = m_path / relative;
+    std::filesystem::create_directories(path.parent_path());
+    std::ofstream(path, std::ios::binary) << text;
+    return path.string();
+  }
+
+private:
+  std::filesystem::path m_path;
+};
+
+/** Reads the kernel file at `path` with its headers and compiles it. */
+std::unique_ptr<Compiled> compile_file(const std::string& path) {
+  SourceFile file("", "");
+  std::string error;
+  REQUIRE(SourceFile::read(path, file, error));
+  read_included_files(file);
+  auto result = std::make_unique<Compiled>();
+  result->source = std::make_shared<const SourceFile>(std::move(file));
+  result->program = compile_program(result->source, result->diagnostics, {});
+  return result;
+}
+
+} // namespace
+
+TEST_CASE("include: a source file's parts keep their own paths and line numbers", "[frontend][include]") {
+  SourceFile file("k.cu", "line one\nline two");
+  const uint32_t header = file.add_part("h.h", "first\nsecond\n");
+  REQUIRE(header == 1);
+  CHECK(file.line_count() == 2);
+  CHECK(file.line_text(2) == "line two");
+  CHECK(file.line_text(3).empty()); // part 0 has two lines
+  CHECK(file.line_text(2, header) == "second");
+  const uint32_t second = uint32_t(file.text().find("second"));
+  const LineColumn at = file.position(second + 2);
+  CHECK(at.file == header);
+  CHECK(at.line == 2);
+  CHECK(at.column == 3);
+  CHECK(file.path_of(at.file) == "h.h");
+  CHECK(file.position(3).file == 0);
+  CHECK(file.position(3).line == 1);
+}
+
+TEST_CASE("include: project headers provide macros, functions and variables, nested and guarded",
+          "[frontend][include]") {
+  const TempDirectory dir("include_nested");
+  dir.write("common.h", "#pragma once\n#include \"sub/more.h\"\n#define N 2\n__device__ int flag;\n");
+  dir.write("sub/more.h", "#ifndef MORE_H\n#define MORE_H\n#include \"../common.h\"\n"
+                          "__device__ int twice(int x) { return 2 * x; }\n#endif\n");
+  const std::string kernel = dir.write("k.cu", "//@ launch grid=1 block=N\n#include \"cuda_runtime.h\"\n"
+                                               "#include <stdio.h>\n#include \"common.h\"\n#include \"common.h\"\n"
+                                               "__device__ int out[N];\n"
+                                               "__global__ void k() { out[threadIdx.x] = twice(N) + flag; }\n");
+  const auto compiled = compile_file(kernel);
+  INFO(compiled->rendered());
+  REQUIRE(compiled->program != nullptr);
+  CHECK(compiled->diagnostics.diagnostics().empty());
+  CHECK(compiled->program->launch.block.x == 2);
+  CHECK(find_function(*compiled->program, "twice") != nullptr);
+  CHECK(compiled->source->parts().size() == 3);
+}
+
+TEST_CASE("include: an error in a header names the header and its own line", "[frontend][include]") {
+  const TempDirectory dir("include_error");
+  dir.write("bad.h", "// a comment\n__device__ int f() { return undeclared_name; }\n");
+  const std::string kernel = dir.write("k.cu", "#include \"bad.h\"\n__global__ void k() { f(); }\n");
+  const auto compiled = compile_file(kernel);
+  CHECK(compiled->program == nullptr);
+  const std::string messages = compiled->messages();
+  CHECK(messages.find("bad.h:2:") != std::string::npos);
+  CHECK(messages.find("undeclared_name") != std::string::npos);
+  CHECK(compiled->rendered().find("return undeclared_name;") != std::string::npos);
+}
+
+TEST_CASE("include: a header that cannot be read is a warning; CUDA's own headers are not",
+          "[frontend][include]") {
+  const TempDirectory dir("include_missing");
+  const std::string kernel =
+      dir.write("k.cu", "#include \"missing.h\"\n#include \"cuda_runtime.h\"\n#include \"device_launch_parameters.h\"\n"
+                        "__global__ void k() {}\n");
+  const auto compiled = compile_file(kernel);
+  REQUIRE(compiled->program != nullptr);
+  REQUIRE(compiled->diagnostics.diagnostics().size() == 1);
+  const Diagnostic& d = compiled->diagnostics.diagnostics().front();
+  CHECK(d.severity == Severity::Warning);
+  CHECK(d.message.find("cannot read the included file 'missing.h'") != std::string::npos);
+  CHECK(compiled->messages().find("k.cu:1:10:") != std::string::npos);
+}
+
+TEST_CASE("include: a header including itself unguarded stops with one error; a header's #if ends in it",
+          "[frontend][include]") {
+  const TempDirectory dir("include_self");
+  dir.write("self.h", "#include \"self.h\"\n__device__ int y;\n");
+  const auto self = compile_file(dir.write("k.cu", "#include \"self.h\"\n__global__ void k() {}\n"));
+  CHECK(self->program == nullptr);
+  CHECK(self->diagnostics.error_count() == 1);
+  CHECK(self->messages().find("nested more than 64 levels deep") != std::string::npos);
+
+  dir.write("open.h", "#if 1\n__device__ int z;\n");
+  const auto open = compile_file(dir.write("k2.cu", "#include \"open.h\"\n__global__ void k() {}\n"));
+  CHECK(open->program == nullptr);
+  CHECK(open->messages().find("open.h:1:1: error: unterminated conditional directive") != std::string::npos);
+}
+
+TEST_CASE("include: check reports a site in a header by the header's path", "[frontend][include][cli]") {
+  const TempDirectory dir("include_check");
+  dir.write("publish.h", "__device__ int flag;\n__device__ void publish() { flag = 1; }\n");
+  const std::string kernel = dir.write("k.cu", "//@ launch grid=1 block=2\n#include \"publish.h\"\n"
+                                               "__global__ void k() { if (threadIdx.x == 0) publish(); "
+                                               "else { int r = flag; } }\n");
+  const ProcessResult result = run_process(std::string(FENCELAB_BINARY) + " check --model sc " + kernel);
+  INFO(result.output);
+  CHECK(result.exit_code == 1);
+  CHECK(result.output.find("publish.h:2:29: note: write by (0,0,0)") != std::string::npos);
+  CHECK(result.output.find("__device__ void publish() { flag = 1; }") != std::string::npos);
+}
