@@ -142,3 +142,24 @@ TEST_CASE("include: check reports a site in a header by the header's path", "[fr
   CHECK(result.output.find("publish.h:2:29: note: write by (0,0,0)") != std::string::npos);
   CHECK(result.output.find("__device__ void publish() { flag = 1; }") != std::string::npos);
 }
+
+TEST_CASE("include: a header's extern declaration and the file's definition are one variable",
+          "[frontend][include]") {
+  // As the CUDA samples' scan_common.h declares what scan.cu defines ([basic.def]p2, [dcl.link]p7).
+  const TempDirectory dir("include_extern");
+  dir.write("common.h", "extern \"C\" const unsigned int BATCH;\nextern __device__ int total;\n");
+  const std::string kernel = dir.write("k.cu", "#include \"common.h\"\nextern \"C\" const unsigned int BATCH = 4;\n"
+                                               "__device__ int total;\n__device__ int out;\n"
+                                               "__global__ void k() { out = BATCH + total; }\n");
+  const auto compiled = compile_file(kernel);
+  INFO(compiled->rendered());
+  REQUIRE(compiled->program != nullptr);
+  CHECK(compiled->diagnostics.diagnostics().empty());
+
+  // Declared only: defined in a file fencelab does not see.
+  const auto only_declared = compile_text("extern __device__ int elsewhere;\n__device__ int out;\n"
+                                          "__global__ void k() { out = 1; }\n");
+  CHECK(only_declared->program == nullptr);
+  CHECK(only_declared->messages().find("k.cu:1:23: error: not supported: extern variable 'elsewhere' defined in another "
+                                       "file") != std::string::npos);
+}

@@ -29,9 +29,12 @@ std::optional<std::string_view> quoted_include(std::string_view line) {
   return line.substr(i + 1, close - i - 1);
 }
 
-bool read_whole(const std::string& path, std::string& text) {
+/** Reads a regular file of at most `limit` bytes. */
+bool read_whole(const std::string& path, uint64_t limit, std::string& text) {
   std::error_code error;
   if (!std::filesystem::is_regular_file(path, error)) return false;
+  const uintmax_t size = std::filesystem::file_size(path, error);
+  if (error || size > limit) return false;
   std::ifstream in(path, std::ios::binary);
   if (!in) return false;
   std::ostringstream buffer;
@@ -58,7 +61,7 @@ void read_included_files(SourceFile& file) {
       if (included_part(file, scanned, *name)) continue; // read already
       if (file.parts().size() > kMaxIncludedFiles) return;
       std::string header;
-      if (!read_whole(path, header) || bytes + header.size() > kMaxIncludedBytes) continue;
+      if (!read_whole(path, kMaxIncludedBytes - bytes, header) || bytes + header.size() > kMaxIncludedBytes) continue;
       bytes += header.size();
       file.add_part(path, header);
     }

@@ -20,7 +20,36 @@ TranslationUnit Parser::parse_translation_unit() {
     clear_panic();
   }
   note_host_code(unit);
+  // A variable only declared extern is defined in another file, which fencelab does not see.
+  for (const auto& [name, range] : m_extern_declarations) {
+    const auto defined = [&name](const VarDeclPtr& global) { return global->name == name; };
+    if (std::none_of(unit.globals.begin(), unit.globals.end(), defined))
+      error(range, "not supported: extern variable '" + name + "' defined in another file (define it in this one)");
+  }
   return unit;
+}
+
+bool Parser::initializer_follows() const {
+  int depth = 0;
+  for (size_t k = m_pos; k < m_tokens.size(); ++k) {
+    switch (m_tokens[k].kind) {
+    case TokenKind::LeftParen: case TokenKind::LeftBracket: ++depth; break;
+    case TokenKind::RightParen: case TokenKind::RightBracket: --depth; break;
+    case TokenKind::Equal: case TokenKind::LeftBrace: if (depth == 0) return true; break;
+    case TokenKind::Semicolon: case TokenKind::EndOfFile: return false;
+    default: break;
+    }
+  }
+  return false;
+}
+
+void Parser::skip_extern_declaration() {
+  for (size_t k = m_pos; k < m_tokens.size() && m_tokens[k].kind != TokenKind::Semicolon; ++k)
+    if (m_tokens[k].kind == TokenKind::Identifier) {
+      m_extern_declarations.emplace_back(std::string(m_tokens[k].text), m_tokens[k].range);
+      break;
+    }
+  while (!at_end() && advance().kind != TokenKind::Semicolon) {}
 }
 
 void Parser::skip_unsupported_block(SourceRange range, const std::string& feature) {
@@ -89,7 +118,13 @@ void Parser::parse_top_level(TranslationUnit& unit) {
   if (!template_params.empty()) error(first.range, "not supported: variable templates");
   m_pos = declarator_start;
   StorageKind storage = StorageKind::Global;
-  if (spec.is_extern && !spec.is_shared) return skip_unsupported_block(first.range, "extern variables");
+  // An extern variable without an initializer is a declaration, not a definition (C++
+  // [basic.def]p2), as in a header that declares what a source file defines: the definition
+  // later in this file is the variable. With an initializer it is that definition.
+  if (spec.is_extern && !spec.is_shared) {
+    if (!initializer_follows()) return skip_extern_declaration();
+    spec.is_extern = false;
+  }
   if (spec.is_shared) storage = StorageKind::Shared;
   else if (spec.is_constant) storage = StorageKind::Constant;
   else if (spec.is_device) storage = StorageKind::Global;

@@ -173,8 +173,11 @@ bool Parser::parse_decl_specifiers(DeclSpecifiers& spec) {
     case TokenKind::KwExtern:
       // A linkage specification (`extern "C" __global__ void k(...)`) changes only the
       // symbol's name on the host side: nothing to model.
+      // A variable declared so is declared extern ([dcl.link]p7): not a definition without an
+      // initializer.
       if (peek(1).kind == TokenKind::StringLiteral && (peek(1).text == "\"C\"" || peek(1).text == "\"C++\"")) {
         advance();
+        spec.is_extern = true;
         break;
       }
       spec.is_extern = true;

@@ -173,6 +173,12 @@ private:
   void parse_variables(std::vector<VarDeclPtr>& out, const DeclSpecifiers& specifiers,
                        StorageKind storage);
   void skip_unsupported_block(SourceRange range, const std::string& feature);
+  /** Whether the declaration from the current token on has an initializer (`=` or `{` before
+   *  its `;`, outside brackets). */
+  bool initializer_follows() const;
+  /** Skips an extern variable declaration without initializer, noting its name (see
+   *  parse_top_level). */
+  void skip_extern_declaration();
   /** An `auto` variable after its declarator: a local with one initializer expression (named
    *  otherwise); a pointer to vectors or structs stays one (`auto q = particles + i;`). */
   void check_auto_declarator(VarDecl& var, StorageKind storage);
@@ -284,6 +290,8 @@ private:
   std::unordered_map<std::string, std::pair<std::string, Type>> m_shared_memory_objects;
   bool m_shared_memory_declared = false;
   std::vector<VarDeclPtr> m_pending_globals; ///< declared by the parser, not yet in the unit
+  /** Extern variables declared without a definition so far: (name, where). */
+  std::vector<std::pair<std::string, SourceRange>> m_extern_declarations;
   // The standard library's names kernels use (parse_std_names.cpp).
   /** After `std`, at `::`: `std::min`/`std::max` (calls of min/max), `std::is_same<A, B>::value`
    *  and `std::is_same_v<A, B>` (bool constants), `std::numeric_limits<T>::max()`, `min()`,
