@@ -319,3 +319,13 @@ __global__ void k() {
         "k.cu:6:3: error: 'helper' is a host function, which device code cannot call (declare it __device__ or "
         "__host__ __device__)\n");
 }
+
+TEST_CASE("sema: the math functions a GPU computes approximately are listed once each, sorted", "[frontend][sema]") {
+  const auto compiled = compile_text("__device__ float out[4];\n"
+                                     "__global__ void k() { out[0] = tanhf(1.0f) + __expf(1.0f) + sqrtf(2.0f);\n"
+                                     "  out[1] = tanhf(2.0f) + floorf(1.5f) + fmaf(1.0f, 2.0f, 3.0f) + sin(0.5); }\n");
+  INFO(compiled->rendered());
+  REQUIRE(compiled->program != nullptr);
+  // sqrtf, floorf and fmaf are correctly rounded on a GPU too.
+  CHECK(compiled->program->approximate_math == std::vector<std::string>{"__expf", "sin", "tanhf"});
+}

@@ -87,6 +87,10 @@ int execute(const CompareOptions& options) {
                "!! either the kernel has undefined behaviour (a data race the model does not cover) or the model "
                "is wrong\n",
                flagged.size(), flagged.size() == 1 ? "" : "s", fmt::join(flagged, "; "));
+    if (!program->approximate_math.empty())
+      fmt::print("!! or a value differs in its last bits: the kernel calls {}, which a GPU computes within a few ulp "
+                 "of the exact value fencelab uses (CUDA Math API error bounds)\n",
+                 fmt::join(program->approximate_math, ", "));
     exit_code = kFindings;
   } else if (!flagged.empty()) {
     fmt::print("\nthe GPU showed {} outcome{} the gpu model's search did not reach (search cut short): {}\n"

@@ -1,6 +1,7 @@
 // Semantic analysis: calls of the builtin functions of builtins.def, checked per category.
 #include "fencelab/frontend/sema.h"
 
+#include <algorithm>
 #include <string_view>
 
 namespace fencelab {
@@ -85,6 +86,26 @@ std::optional<Signature> fixed_signature(Builtin builtin) {
   case Builtin::ShortAsHalf: return Signature{of(S::Short), of(S::Half)};
   case Builtin::HalfAsShort: return Signature{of(S::Half), of(S::Short)};
   default: return std::nullopt;
+  }
+}
+
+/** Whether a GPU computes `builtin` only within some ulp of the correctly rounded value (CUDA
+ *  Math API, "Mathematical Functions", the error bounds of each function; the fast intrinsics,
+ *  Programming Guide "Intrinsic Functions"). Rounding, min/max, fmod, fma and sqrt (IEEE by
+ *  default, -prec-sqrt=true) are exact there as here. */
+bool gpu_computes_approximately(Builtin builtin) {
+  switch (builtin) {
+  case Builtin::Sin: case Builtin::Sinf: case Builtin::Cos: case Builtin::Cosf: case Builtin::Tan:
+  case Builtin::Tanf: case Builtin::Exp: case Builtin::Expf: case Builtin::Log: case Builtin::Logf:
+  case Builtin::Pow: case Builtin::Powf: case Builtin::Exp2f: case Builtin::Log2f: case Builtin::Log10f:
+  case Builtin::Rsqrtf: case Builtin::Tanhf: case Builtin::Atanf: case Builtin::Asinf: case Builtin::Acosf:
+  case Builtin::Erff: case Builtin::Cbrtf: case Builtin::Exp2: case Builtin::Log2: case Builtin::Log10:
+  case Builtin::Rsqrt: case Builtin::Tanh: case Builtin::Atan: case Builtin::Asin: case Builtin::Acos:
+  case Builtin::Erf: case Builtin::Cbrt: case Builtin::Atan2f: case Builtin::Hypotf: case Builtin::Atan2:
+  case Builtin::Hypot: case Builtin::FastExpf: case Builtin::FastLogf: case Builtin::FastSinf:
+  case Builtin::FastCosf: case Builtin::FastTanf: case Builtin::FastExp10f: case Builtin::FastLog2f:
+  case Builtin::FastLog10f: case Builtin::FastPowf: case Builtin::FastFdividef: return true;
+  default: return false;
   }
 }
 
@@ -219,6 +240,11 @@ void Sema::check_math_call(Call& call, const BuiltinInfo& info) {
       error(arg->range, "'" + call.callee + "' needs a number, not '" + arg->type.to_string() + "'");
       return;
     }
+  }
+  if (gpu_computes_approximately(info.id)) {
+    std::vector<std::string>& names = m_program.approximate_math;
+    const auto at = std::lower_bound(names.begin(), names.end(), call.callee);
+    if (at == names.end() || *at != call.callee) names.insert(at, call.callee);
   }
   if (std::optional<Signature> signature = fixed_signature(info.id)) {
     for (size_t i = 0; i < call.args.size(); ++i)

@@ -139,6 +139,9 @@ struct Program {
   std::vector<KernelArgument> arguments; ///< one per kernel parameter, in order
   std::vector<ObservedItem> observed; ///< appended by add_observed, which keeps the label index
   std::vector<Expectation> expectations;
+  /** The math functions the file calls that a GPU computes within some ulp of the exact value
+   *  fencelab computes (sema_builtins.cpp), sorted: `compare` names them where a value differs. */
+  std::vector<std::string> approximate_math;
 
   /** Appends `item`, unless an item with its label is observed already (then false). */
   bool add_observed(ObservedItem item);
