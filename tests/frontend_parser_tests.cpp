@@ -223,6 +223,28 @@ __device__ void f() {
   CHECK(parsed->unit.functions[0]->body->body.back()->kind == StmtKind::Declaration);
 }
 
+TEST_CASE("parser: explicit instantiations add nothing; function specializations and other cg types are named",
+          "[frontend][parser]") {
+  // As NVIDIA's reduction sample writes them.
+  auto parsed = parse(R"(
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+template <class T> __device__ T twice(T x) { return x + x; }
+template <> __device__ int twice<int>(int x) { return 2 * x; }
+template void host_reduce<int>(int size, int* data);
+__device__ void f() {
+  __shared__ cg::block_tile_memory<64> scratch;
+  int y = 1;
+}
+)");
+  const std::vector<std::string> messages = messages_of(*parsed);
+  REQUIRE(messages.size() == 2);
+  CHECK(messages[0] == "not supported: explicit specializations of function templates (`template <>`)");
+  CHECK(messages[1] == "not supported: cooperative_groups::block_tile_memory");
+  REQUIRE(parsed->unit.functions.size() == 2); // twice and f
+  CHECK(parsed->unit.functions[1]->body->body.back()->kind == StmtKind::Declaration);
+}
+
 // Programming Guide 7.1/7.2: what names no execution or memory space is host code.
 TEST_CASE("parser: host code is skipped with one note, whatever C++ it holds", "[frontend][parser]") {
   auto parsed = parse(R"(

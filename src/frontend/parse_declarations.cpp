@@ -72,6 +72,16 @@ void Parser::parse_top_level(TranslationUnit& unit) {
   if (accept(TokenKind::Semicolon)) return;
   std::vector<TemplateParam> template_params;
   const bool templated = at(TokenKind::KwTemplate);
+  if (templated && peek(1).kind != TokenKind::Less) {
+    // An explicit instantiation (`template void reduce<int>(...);`, C++ [temp.explicit]) adds
+    // no code: a template's parameters are bound once per file here.
+    while (!at_end() && advance().kind != TokenKind::Semicolon) {}
+    return;
+  }
+  // A specialized struct is read below (the SharedMemory idiom, else named there).
+  if (templated && peek(1).kind == TokenKind::Less && peek(2).kind == TokenKind::Greater &&
+      peek(3).kind != TokenKind::KwStruct && peek(3).kind != TokenKind::KwClass)
+    return skip_unsupported_block(peek().range, "explicit specializations of function templates (`template <>`)");
   if (templated) template_params = parse_template_header();
   const Token& first = peek();
   switch (first.kind) {

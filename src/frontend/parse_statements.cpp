@@ -126,7 +126,13 @@ StmtPtr Parser::parse_declaration_statement() {
     error(peek().range, "not supported: a struct or class defined after qualifiers");
     return std::make_unique<SimpleStmt>(StmtKind::Null, start);
   }
-  if (!spec.has_type) error(peek().range, "expected a type in the declaration");
+  if (!spec.has_type) {
+    // A type of cooperative groups outside the supported subset (`cg::block_tile_memory<N>`).
+    if (const std::optional<size_t> name = cooperative_groups_name_at(0))
+      error(peek(*name).range, "not supported: cooperative_groups::" + std::string(peek(*name).text));
+    else
+      error(peek().range, "expected a type in the declaration");
+  }
   StorageKind storage = StorageKind::Local;
   if (spec.is_extern && !spec.is_shared) error(spec.range, "not supported: extern variables");
   else if (spec.is_shared) storage = StorageKind::Shared;
