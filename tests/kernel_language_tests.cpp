@@ -188,6 +188,41 @@ __global__ void k() {
                              "out[7]=42 out[8]=435 out[9]=0 out[10]=22 out[11]=2"});
 }
 
+TEST_CASE("as the CUDA samples write them: linkage blocks, __align__, __launch_bounds__ first, functional casts "
+          "in parentheses, the toolkit's version macros", "[frontend][language]") {
+  // A survey of the 175 .cu files of NVIDIA/cuda-samples found each of these stopping some.
+  CHECK(outcomes(R"(
+//@ launch grid=1 block=1
+//@ observe x y
+//@ arg unused: float[1] = zeros
+#if CUDART_VERSION >= 2020 && __cplusplus >= 201103L && defined(__linux__) && __CUDACC_VER_MAJOR__ >= 11
+__device__ int x[2], y[2];
+#endif
+#ifdef __cplusplus
+extern "C" {
+#endif
+__device__ int twice(int v) { return 2 * v; }
+#ifdef __cplusplus
+}
+#endif
+struct __align__(8) Pair { int a; int b; };
+__launch_bounds__(128) __global__ void k(float* __restrict unused) {
+  int i = 0;
+  x[i] = y[i] = 3;
+  float w = 0.5f;
+  x[1] = (unsigned(w * 255.0f) << 8) | twice((int)float(i) + int(w * 4.0f));
+  Pair p;
+  p.a = 1;
+  p.b = 2;
+  y[1] = p.a + p.b;
+}
+)") == std::set<std::string>{"x[0]=3 x[1]=32516 y[0]=3 y[1]=3"});
+  // #error says its message.
+  const auto stopped =
+      compile_text("#ifndef NEEDED\n#error \"NEEDED must be defined\" (see README)\n#endif\n__global__ void k() {}\n");
+  CHECK(stopped->messages() == "k.cu:2:1: error: #error \"NEEDED must be defined\" (see README)\n");
+}
+
 TEST_CASE("a NaN converts to bool as true ([conv.bool]) and to an integer as 0 (cvt.rzi)", "[frontend][language]") {
   CHECK(outcomes(R"(
 //@ launch grid=1 block=1

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 #include <cstdio>
 #include <string>
+#include <vector>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -28,7 +29,28 @@ inline ProcessResult run_process(const std::string& command, bool with_stderr = 
   return result;
 }
 
-/** Writes `text` to /tmp/fencelab_PID_NAME and returns that path. ctest runs each test case in
+/** The files write_temp_file wrote: removed when the test process ends (normally). */
+class TempFiles {
+public:
+  ~TempFiles() {
+    for (const std::string& path : m_paths) std::remove(path.c_str());
+  }
+  void add(const std::string& path) {
+    for (const std::string& known : m_paths)
+      if (known == path) return;
+    m_paths.push_back(path);
+  }
+
+private:
+  std::vector<std::string> m_paths;
+};
+
+inline TempFiles& temp_files() {
+  static TempFiles files;
+  return files;
+}
+
+/** Writes `text` to /tmp/fencelab_PID_NAME and returns that path (removed when the process ends). ctest runs each test case in
  *  its own process, two at a time, and several cases write a file of the same NAME: the process
  *  id keeps them apart, and writing to a side file then renaming it means a command never reads
  *  a half-written kernel. */
@@ -40,6 +62,7 @@ inline std::string write_temp_file(const std::string& name, const std::string& t
   std::fputs(text.c_str(), f);
   std::fclose(f);
   REQUIRE(std::rename(partial.c_str(), path.c_str()) == 0);
+  temp_files().add(path);
   return path;
 }
 

@@ -24,7 +24,15 @@ std::unique_ptr<Program> compile_once(std::shared_ptr<const SourceFile> source, 
   // `__managed__` is a macro in CUDA's own headers too (host_defines.h); a managed variable
   // lives in global memory (Programming Guide, "Unified Memory", __managed__), which is all
   // that device code sees of it.
-  for (const char* predefined : {"__CUDACC__", "__NVCC__", "__CUDA_ARCH__=900", "__managed__=__device__"})
+  // Likewise the CUDA 12.4 toolkit's version macros (cuda_runtime_api.h, nvcc's
+  // __CUDACC_VER_*__), C++17's __cplusplus (nvcc's default dialect) and __linux__, which sample
+  // files test before their kernels. `__align__(n)`, `__launch_bounds__(...)` and `__restrict`
+  // change nothing the models see (alignment of what fencelab lays out itself, occupancy,
+  // aliasing promises to the optimizer): they are empty.
+  for (const char* predefined :
+       {"__CUDACC__", "__NVCC__", "__CUDA_ARCH__=900", "__managed__=__device__", "CUDART_VERSION=12040",
+        "__CUDACC_VER_MAJOR__=12", "__CUDACC_VER_MINOR__=4", "__CUDACC_VER_BUILD__=0", "__cplusplus=201703L",
+        "__linux__", "__align__(n)=", "__builtin_align__(n)=", "__launch_bounds__(...)=", "__restrict="})
     preprocessor.define_from_command_line(predefined);
   for (const std::string& definition : options.defines) preprocessor.define_from_command_line(definition);
   std::vector<Token> tokens = preprocessor.run(lexed.tokens);

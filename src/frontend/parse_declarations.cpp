@@ -9,9 +9,20 @@ namespace fencelab {
 TranslationUnit Parser::parse_translation_unit() {
   TranslationUnit unit;
   bind_template_types();
+  int linkage_blocks = 0; // open `extern "C" {`
   while (!at_end()) {
     const size_t before = m_pos;
-    if (!parse_cooperative_groups_namespace() && !skip_host_declaration(unit)) parse_top_level(unit);
+    // A linkage block (`extern "C" { ... }`, C++ [dcl.link]) changes only the names the host
+    // links by: its declarations are read as if it were not there.
+    if (at(TokenKind::KwExtern) && peek(1).kind == TokenKind::StringLiteral && peek(2).kind == TokenKind::LeftBrace) {
+      for (int k = 0; k < 3; ++k) advance();
+      ++linkage_blocks;
+    } else if (linkage_blocks > 0 && at(TokenKind::RightBrace)) {
+      advance();
+      --linkage_blocks;
+    } else if (!parse_cooperative_groups_namespace() && !skip_host_declaration(unit)) {
+      parse_top_level(unit);
+    }
     for (FunctionDeclPtr& method : m_struct_functions) unit.functions.push_back(std::move(method));
     m_struct_functions.clear();
     for (VarDeclPtr& global : m_pending_globals) unit.globals.push_back(std::move(global));

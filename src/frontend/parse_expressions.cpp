@@ -125,6 +125,23 @@ ExprPtr Parser::parse_binary(int min_precedence) {
 //                 | '(' type-name ')' unary-expression
 //                 | 'sizeof' ( '(' type-name ')' | unary-expression )
 //                 | postfix-expression
+bool Parser::functional_cast_in_parentheses() {
+  // `(uint(x) << 24)`: a type name after `(` that is followed by `(`, not `)`, is a functional
+  // cast starting a parenthesized expression. Tried by parsing the type, then undone.
+  const size_t start = m_pos;
+  const size_t diagnostics = m_diagnostics.diagnostics().size();
+  const bool panic = m_panic;
+  const std::optional<VectorType> vector = m_last_vector_type;
+  advance();
+  parse_type_name();
+  const bool functional = at(TokenKind::LeftParen);
+  m_pos = start;
+  m_diagnostics.take_from(diagnostics);
+  m_panic = panic;
+  m_last_vector_type = vector;
+  return functional;
+}
+
 ExprPtr Parser::parse_unary_expression() {
   NestingGuard guard(*this);
   const Token& token = peek();
@@ -141,7 +158,7 @@ ExprPtr Parser::parse_unary_expression() {
   case TokenKind::Amp: op = UnaryOp::AddressOf; break;
   case TokenKind::KwSizeof: return parse_sizeof();
   case TokenKind::LeftParen:
-    if (is_type_start(1)) {
+    if (is_type_start(1) && !functional_cast_in_parentheses()) {
       const SourceRange start = advance().range;
       std::optional<Type> type = parse_type_name();
       const std::optional<VectorType> vector = m_last_vector_type;

@@ -173,6 +173,8 @@ private:
   void parse_variables(std::vector<VarDeclPtr>& out, const DeclSpecifiers& specifiers,
                        StorageKind storage);
   void skip_unsupported_block(SourceRange range, const std::string& feature);
+  /** At `(`: whether a type name follows and then `(` (a functional cast in parentheses). */
+  bool functional_cast_in_parentheses();
   /** Whether the declaration from the current token on has an initializer (`=` or `{` before
    *  its `;`, outside brackets). */
   bool initializer_follows() const;
