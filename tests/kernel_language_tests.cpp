@@ -296,8 +296,22 @@ __global__ void sum(const int* in, int* out) {
                                  "shared=BYTES to //@ launch"});
   CHECK(compile_error_messages("//@ launch shared=8\n__global__ void k() { extern __shared__ float a[]; "
                                "extern __shared__ int b[]; a[0] = b[0]; }") ==
-        std::vector<std::string>{"not supported: a second extern __shared__ array ('a' is the first); in CUDA "
-                                 "they share one address"});
+        std::vector<std::string>{"not supported: extern __shared__ arrays of different types ('a' is float, 'b' "
+                                 "int): in CUDA they share one address"});
+  // Of one type, a second is another name of the same memory (threadFenceReduction's reduceBlocks
+  // and reduceSinglePass each declare one).
+  CHECK(outcomes(R"(
+//@ launch grid=1 block=2 shared=8
+//@ observe out
+__device__ int out[2];
+__device__ void fill() { extern __shared__ int first[]; first[threadIdx.x] = 10 + threadIdx.x; }
+__global__ void k() {
+  fill();
+  __syncthreads();
+  extern int __shared__ second[];
+  out[threadIdx.x] = second[1 - threadIdx.x];
+}
+)") == std::set<std::string>{"out[0]=11 out[1]=10"});
 }
 
 TEST_CASE("multi-dimensional arrays are row-major runs of elements, indexed in every dimension",

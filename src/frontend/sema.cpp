@@ -155,8 +155,9 @@ void Sema::check_array_extent(VarDecl& var) {
 
 // `extern __shared__ T a[];` (Programming Guide 7.2.3): its size is the launch's dynamic shared
 // memory, `shared=BYTES` here, known once the directives are applied (size_dynamic_shared).
-// Every such array of a kernel starts at the same address, so two of them alias; that is not
-// modelled, and a second declaration is an error.
+// Every such array of a kernel starts at the same address, so two of them alias: a later one of
+// the same element type is another name of the first's memory object (reports name the first);
+// one of another type would view the same bytes at another size, which is not modelled.
 void Sema::check_dynamic_shared(VarDecl& var) {
   var.is_array = true;
   var.array_length = 1;
@@ -166,8 +167,16 @@ void Sema::check_dynamic_shared(VarDecl& var) {
     return;
   }
   if (m_dynamic_shared && m_dynamic_shared != &var) {
-    error(var.name_range, "not supported: a second extern __shared__ array ('" + m_dynamic_shared->name +
-                              "' is the first); in CUDA they share one address");
+    const Type& first = m_dynamic_shared->type;
+    if (first.same_unqualified(var.type) && m_dynamic_shared->field_types.empty() && var.field_types.empty()) {
+      if (std::find(m_dynamic_shared_aliases.begin(), m_dynamic_shared_aliases.end(), &var) ==
+          m_dynamic_shared_aliases.end())
+        m_dynamic_shared_aliases.push_back(&var);
+      return;
+    }
+    error(var.name_range, "not supported: extern __shared__ arrays of different types ('" + m_dynamic_shared->name +
+                              "' is " + first.to_string() + ", '" + var.name + "' " + var.type.to_string() +
+                              "): in CUDA they share one address");
     return;
   }
   m_dynamic_shared = &var;
@@ -186,6 +195,7 @@ void Sema::size_dynamic_shared() {
                                      var.name + "'");
   var.array_length = uint32_t(bytes / element);
   m_program.memory_objects[var.object_id].element_count = var.array_length;
+  for (VarDecl* alias : m_dynamic_shared_aliases) alias->array_length = var.array_length;
 }
 
 // A multi-dimensional array (C++ [dcl.array]): one array of the product of its extents, laid
@@ -307,6 +317,9 @@ void Sema::check_variable(VarDecl& var) {
     if (var.type.is_const && !var.initializer && !var.is_array)
       error(var.name_range, "const variable '" + var.name + "' needs an initializer");
     var.slot = m_next_slot++;
+  } else if (std::find(m_dynamic_shared_aliases.begin(), m_dynamic_shared_aliases.end(), &var) !=
+             m_dynamic_shared_aliases.end()) {
+    var.object_id = m_dynamic_shared->object_id; // the same dynamic shared memory (check_dynamic_shared)
   } else {
     add_memory_object(var);
   }

@@ -177,6 +177,8 @@ private:
 
   Program& m_program;
   VarDecl* m_dynamic_shared = nullptr; ///< the extern __shared__ array, once declared
+  /** Later extern __shared__ arrays of its element type: names of its memory object. */
+  std::vector<VarDecl*> m_dynamic_shared_aliases;
   DiagnosticSink& m_diagnostics;
   std::unordered_map<std::string, int64_t> m_template_values;
   /** Type template parameters no directive bound, deduced from the first call that fixes them. */
