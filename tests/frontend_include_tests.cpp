@@ -67,6 +67,14 @@ TEST_CASE("include: a source file's parts keep their own paths and line numbers"
   CHECK(file.path_of(at.file) == "h.h");
   CHECK(file.position(3).file == 0);
   CHECK(file.position(3).line == 1);
+  // The end of a part (where its end-of-file token stands) is still in it, also when the file
+  // ends with a newline.
+  SourceFile ended("k.cu", "int x;\n");
+  ended.add_part("h.h", "int y;\n");
+  CHECK(ended.position(7).file == 0);
+  CHECK(ended.position(7).line == 2);
+  CHECK(ended.position(uint32_t(ended.text().find('y'))).file == 1);
+  CHECK(ended.position(uint32_t(ended.text().find('y'))).line == 1);
 }
 
 TEST_CASE("include: project headers provide macros, functions and variables, nested and guarded",
@@ -88,7 +96,8 @@ TEST_CASE("include: project headers provide macros, functions and variables, nes
   CHECK(compiled->source->parts().size() == 3);
 }
 
-TEST_CASE("include: an error in a header names the header and its own line", "[frontend][include]") {
+TEST_CASE("include: an error in a header names the header and its own line; one at the end of the kernel file "
+          "names the kernel file", "[frontend][include]") {
   const TempDirectory dir("include_error");
   dir.write("bad.h", "// a comment\n__device__ int f() { return undeclared_name; }\n");
   const std::string kernel = dir.write("k.cu", "#include \"bad.h\"\n__global__ void k() { f(); }\n");
@@ -98,6 +107,12 @@ TEST_CASE("include: an error in a header names the header and its own line", "[f
   CHECK(messages.find("bad.h:2:") != std::string::npos);
   CHECK(messages.find("undeclared_name") != std::string::npos);
   CHECK(compiled->rendered().find("return undeclared_name;") != std::string::npos);
+
+  dir.write("fine.h", "__device__ int f() { return 1; }\n");
+  const auto unclosed = compile_file(dir.write("k2.cu", "#include \"fine.h\"\n__global__ void k() { f();\n"));
+  CHECK(unclosed->program == nullptr);
+  INFO(unclosed->messages());
+  CHECK(unclosed->messages().find("k2.cu:3:1: error:") != std::string::npos);
 }
 
 TEST_CASE("include: a header that cannot be read is a warning; CUDA's own headers are not",

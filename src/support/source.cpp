@@ -17,15 +17,17 @@ SourceFile::SourceFile(std::string path, std::string text) : m_text(std::move(te
 }
 
 uint32_t SourceFile::add_part(std::string path, std::string_view text) {
-  // Each part starts on a line of its own: the text before it ends with a newline, and the line
-  // that newline opens is the new part's first.
+  // The text so far ends its last line, then one empty line stands between it and the new part:
+  // an offset at the end of a part (its end-of-file token) is then never the next part's start.
   if (!m_text.empty() && m_text.back() != '\n') {
     m_text += '\n';
     m_line_starts.push_back(uint32_t(m_text.size()));
   }
+  m_text += '\n';
+  m_line_starts.push_back(uint32_t(m_text.size()));
   const uint32_t begin = uint32_t(m_text.size());
   const uint32_t first_line = uint32_t(m_line_starts.size()) - 1;
-  m_parts.back().line_count = first_line - m_parts.back().first_line;
+  m_parts.back().line_count = first_line - 1 - m_parts.back().first_line; // less the empty line
   m_text.append(text);
   for (uint32_t i = begin; i < m_text.size(); ++i)
     if (m_text[i] == '\n') m_line_starts.push_back(i + 1);
@@ -35,9 +37,10 @@ uint32_t SourceFile::add_part(std::string path, std::string_view text) {
 }
 
 uint32_t SourceFile::part_of(uint32_t offset) const {
-  for (uint32_t k = uint32_t(m_parts.size()); k-- > 1;)
-    if (offset >= m_parts[k].range.begin) return k;
-  return 0;
+  // Parts are in order with a byte between them: the first that does not end before `offset`.
+  for (uint32_t k = 0; k + 1 < m_parts.size(); ++k)
+    if (offset <= m_parts[k].range.end) return k;
+  return uint32_t(m_parts.size() - 1);
 }
 
 bool SourceFile::read(const std::string& path, SourceFile& out, std::string& error) {
