@@ -84,7 +84,7 @@ bool Parser::skip_host_declaration(TranslationUnit& unit) {
   default: break;
   }
   // The head: to the body's '{' (after a parameter list) or the ';' that ends the declaration.
-  bool function = false, constant = false, initializer = false, pointer = false;
+  bool function = false, constant = false, initializer = false, pointer = false, array = false;
   std::string name;
   for (; kind(k) != TokenKind::EndOfFile; ++k) {
     const TokenKind t = kind(k);
@@ -100,6 +100,7 @@ bool Parser::skip_host_declaration(TranslationUnit& unit) {
       }
       k = past_balanced(k) - 1;
     } else if (t == TokenKind::LeftBracket) {
+      if (!initializer && !function) array = true; // in the declarator, not `{a[0]}`
       k = past_balanced(k) - 1;
     } else if (t == TokenKind::Identifier && !function && name.empty() &&
                (kind(k + 1) == TokenKind::Equal || kind(k + 1) == TokenKind::Semicolon ||
@@ -115,10 +116,11 @@ bool Parser::skip_host_declaration(TranslationUnit& unit) {
   if (kind(k) != TokenKind::Semicolon) return false; // unterminated: parse_top_level reports it
   // A constant scalar (`const int N = 4;`) device code may use; a pointer, even to const or
   // const itself (`const char *name = "demo";`, as most SDK samples name themselves), is a host
-  // variable (Programming Guide, C++ Language Support, "const-qualified variables": only those of
-  // built-in integral or floating-point type with constant initializers are usable in device
-  // code without a memory space).
-  if (!function && constant && !pointer) return false;
+  // variable, and so is a const array (`static const char name[] = "demo";`) (Programming Guide,
+  // C++ Language Support, "const-qualified variables": only those of built-in integral or
+  // floating-point type with constant initializers are usable in device code without a memory
+  // space).
+  if (!function && constant && !pointer && !array) return false;
   if (!function && name.empty()) return false;
   return skip_to(k + 1, name, function);
 }
