@@ -223,6 +223,25 @@ __launch_bounds__(128) __global__ void k(float* __restrict unused) {
   CHECK(stopped->messages() == "k.cu:2:1: error: #error \"NEEDED must be defined\" (see README)\n");
 }
 
+TEST_CASE("a file's own min/max templates give way to the CUDA math functions; other builtins cannot be redefined",
+          "[frontend][language]") {
+  // As the eigenvalues sample's util.h defines them (with reference parameters).
+  const std::string kernel = R"(
+//@ launch grid=1 block=1
+//@ observe out
+template <class T> __host__ __device__ T min(const T &lhs, const T &rhs) { return (lhs < rhs) ? lhs : rhs; }
+template <class T> __host__ __device__ T max(const T &lhs, const T &rhs) { return (lhs < rhs) ? rhs : lhs; }
+__device__ int out;
+__global__ void k() { int a = 3; out = min(a, 5) * 10 + max(2, a + 1); }
+)";
+  CHECK(outcomes(kernel) == std::set<std::string>{"out=34"});
+  const auto compiled = compile_text(kernel);
+  CHECK(compiled->messages() == "k.cu:4:42: note: 'min' is a CUDA math function here: calls use it, not this definition\n"
+                                "k.cu:5:42: note: 'max' is a CUDA math function here: calls use it, not this definition\n");
+  CHECK(compile_error_messages("__device__ int atomicAdd(int* p, int v) { return 0; }\n__global__ void k() {}\n") ==
+        std::vector<std::string>{"'atomicAdd' is a builtin function and cannot be redefined"});
+}
+
 TEST_CASE("a NaN converts to bool as true ([conv.bool]) and to an integer as 0 (cvt.rzi)", "[frontend][language]") {
   CHECK(outcomes(R"(
 //@ launch grid=1 block=1

@@ -209,9 +209,15 @@ void Parser::parse_function(TranslationUnit& unit, const DeclSpecifiers& spec, T
   expect(TokenKind::RightParen, "')' after the parameters");
   if (m_method) accept(TokenKind::KwConst); // a const member function: its object is not written
   std::vector<StmtPtr> member_initializers = parse_member_initializers();
-  if (std::any_of(vector_parameters.begin(), vector_parameters.end(), [](const auto& v) { return v.has_value(); }))
+  // A definition of a CUDA math function's name is set aside (Sema::declare_functions): its
+  // calls are the builtin's, whose arguments are values.
+  const BuiltinInfo* builtin = find_builtin(function->name);
+  const bool shadows_math = builtin != nullptr && builtin->category == BuiltinCategory::Math;
+  if (!shadows_math &&
+      std::any_of(vector_parameters.begin(), vector_parameters.end(), [](const auto& v) { return v.has_value(); }))
     m_vector_parameters[function->name] = std::move(vector_parameters);
-  if (std::find(reference_parameters.begin(), reference_parameters.end(), true) != reference_parameters.end())
+  if (!shadows_math &&
+      std::find(reference_parameters.begin(), reference_parameters.end(), true) != reference_parameters.end())
     m_reference_parameters[function->name] = std::move(reference_parameters);
 
   if (spec.is_global) function->space = FunctionSpace::Global;

@@ -71,9 +71,20 @@ void Sema::check_unit() {
 // Functions are visible everywhere in the file (no prototypes needed); a prototype and its
 // definition are linked; overloading is not supported.
 void Sema::declare_functions() {
+  std::vector<const FunctionDecl*> shadowed;
   for (FunctionDeclPtr& function : m_program.unit.functions) {
-    if (find_builtin(function->name)) {
-      error(function->name_range, "'" + function->name + "' is a builtin function and cannot be redefined");
+    if (const BuiltinInfo* builtin = find_builtin(function->name)) {
+      // A header's own `min`/`max` template (as NVIDIA's samples write): for numbers CUDA's
+      // non-template overload is the better match ([over.match.best]) and computes the same,
+      // so calls use the builtin and the definition is set aside. Other builtins may not be
+      // redefined.
+      if (builtin->category == BuiltinCategory::Math) {
+        m_diagnostics.note(function->name_range, "'" + function->name +
+                                                     "' is a CUDA math function here: calls use it, not this definition");
+        shadowed.push_back(function.get());
+      } else {
+        error(function->name_range, "'" + function->name + "' is a builtin function and cannot be redefined");
+      }
       continue;
     }
     auto [it, inserted] = m_functions.emplace(function->name, function.get());
@@ -98,6 +109,9 @@ void Sema::declare_functions() {
     if (!function->body && it != m_functions.end() && it->second->body)
       function->definition = it->second;
   }
+  std::erase_if(m_program.unit.functions, [&shadowed](const FunctionDeclPtr& f) {
+    return std::find(shadowed.begin(), shadowed.end(), f.get()) != shadowed.end();
+  });
 }
 
 void Sema::declare(VarDecl& var) {
