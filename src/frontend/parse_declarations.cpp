@@ -32,10 +32,12 @@ TranslationUnit Parser::parse_translation_unit() {
   }
   note_host_code(unit);
   // A variable only declared extern is defined in another file, which fencelab does not see.
-  for (const auto& [name, range] : m_extern_declarations) {
+  // (A pair, not a structured binding: clang 14, the fuzz build's, cannot capture one.)
+  for (const std::pair<std::string, SourceRange>& declared : m_extern_declarations) {
+    const std::string& name = declared.first;
     const auto defined = [&name](const VarDeclPtr& global) { return global->name == name; };
     if (std::none_of(unit.globals.begin(), unit.globals.end(), defined))
-      error(range, "not supported: extern variable '" + name + "' defined in another file (define it in this one)");
+      error(declared.second, "not supported: extern variable '" + name + "' defined in another file (define it in this one)");
   }
   return unit;
 }
