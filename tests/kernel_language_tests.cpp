@@ -600,6 +600,38 @@ TEST_CASE("every construct still outside the language is named as not supported 
   }
 }
 
+TEST_CASE("code that uses an unsupported struct template gives that one error, not a cascade",
+          "[frontend][language]") {
+  // The template is skipped, so its name and the variables of its type are unknown where they
+  // are used: before, each use added an error ("expected '('", "unknown identifier", ...).
+  const auto compiled = compile_text(R"(//@ launch grid=1 block=2
+template <typename T> struct Pair { T a; T b; };
+__device__ int X;
+__global__ void k() {
+  Pair<int> p;
+  p.a = threadIdx.x;
+  X = p.a;
+  undeclared = 1;
+}
+)");
+  INFO(compiled->rendered());
+  REQUIRE(compiled->program == nullptr);
+  const std::string messages = compiled->messages();
+  CHECK(messages.find("k.cu:2:23: error: not supported: struct and class templates") == 0);
+  CHECK(messages.find("unknown identifier") == std::string::npos);
+  CHECK(messages.find("expected '('") == std::string::npos);
+  CHECK(messages.find("member access") == std::string::npos);
+  CHECK(messages.find("k.cu:2:23: note: 8 later errors are not shown: they may follow from this one") !=
+        std::string::npos);
+  // Errors before the template are all shown.
+  const auto before = compile_text(R"(//@ launch grid=1 block=1
+__device__ int a = undeclared_before;
+template <typename T> struct Pair { T a; };
+__global__ void k() { Pair<int> p; }
+)");
+  CHECK(before->messages().find("unknown identifier 'undeclared_before'") != std::string::npos);
+}
+
 TEST_CASE("a macro that reads one location twice is two reads, not a spin loop", "[frontend][language][machine]") {
   // MAX(v, m[1]) expands to two reads of m[1] with the same source range and nothing private
   // changed between them: the spin recognition took the second for a repeated no-op iteration

@@ -3,6 +3,8 @@
 
 #include "fencelab/frontend/directives.h"
 
+#include <fmt/format.h>
+
 namespace fencelab {
 
 namespace {
@@ -12,7 +14,8 @@ namespace {
 std::unique_ptr<Program> compile_once(std::shared_ptr<const SourceFile> source, DiagnosticSink& diagnostics,
                                       const CompileOptions& options,
                                       const std::unordered_map<std::string, Type>& deduced_before,
-                                      std::unordered_map<std::string, Type>& deduced) {
+                                      std::unordered_map<std::string, Type>& deduced,
+                                      std::optional<SourceRange>& cascade_from) {
   auto program = std::make_unique<Program>();
   program->source = source;
   // The file's own text: its headers' parts are lexed where they are included.
@@ -51,6 +54,7 @@ std::unique_ptr<Program> compile_once(std::shared_ptr<const SourceFile> source, 
   for (const auto& [name, type] : deduced_before) hints.given.emplace(name, type);
   parser.set_template_type_hints(std::move(hints));
   program->unit = parser.parse_translation_unit();
+  cascade_from = parser.first_unsupported_template();
   directives.set_struct_types(parser.struct_types());
 
   sema.set_template_values(directives.template_values());
@@ -63,14 +67,31 @@ std::unique_ptr<Program> compile_once(std::shared_ptr<const SourceFile> source, 
   return program;
 }
 
-void forward(const DiagnosticSink& from, DiagnosticSink& to) {
+/**
+ * Copies `from`'s diagnostics into `to`. Past `cascade_from` (an unsupported struct template,
+ * whose name and members stay unknown), errors mostly follow from it ("unknown identifier",
+ * "expected '('", member access on a variable of its type): they are left out, with the notes
+ * attached to them, and one note says how many.
+ */
+void forward(const DiagnosticSink& from, DiagnosticSink& to, std::optional<SourceRange> cascade_from) {
+  size_t left_out = 0;
+  bool leaving_notes_out = false;
   for (const Diagnostic& diagnostic : from.diagnostics()) {
+    if (diagnostic.severity == Severity::Error) {
+      leaving_notes_out = cascade_from && diagnostic.range.begin > cascade_from->begin;
+      if (leaving_notes_out) ++left_out;
+    }
+    if (leaving_notes_out && diagnostic.severity != Severity::Warning) continue;
     switch (diagnostic.severity) {
     case Severity::Error: to.error(diagnostic.range, diagnostic.message); break;
     case Severity::Warning: to.warning(diagnostic.range, diagnostic.message); break;
     case Severity::Note: to.note(diagnostic.range, diagnostic.message); break;
     }
   }
+  if (left_out > 0)
+    to.note(*cascade_from, fmt::format("{} later error{} not shown: they may follow from this one (the code after the "
+                                       "template uses it); rewrite the template as a plain struct first",
+                                       left_out, left_out == 1 ? " is" : "s are"));
 }
 
 } // namespace
@@ -83,15 +104,16 @@ std::unique_ptr<Program> compile_program(std::shared_ptr<const SourceFile> sourc
   // the last compilation's diagnostics are kept.
   std::unordered_map<std::string, Type> deduced, deduced_before;
   DiagnosticSink first;
-  std::unique_ptr<Program> program = compile_once(source, first, options, deduced_before, deduced);
+  std::optional<SourceRange> cascade_from;
+  std::unique_ptr<Program> program = compile_once(source, first, options, deduced_before, deduced, cascade_from);
   if (deduced.empty()) {
-    forward(first, diagnostics);
+    forward(first, diagnostics, cascade_from);
     return program;
   }
   deduced_before = std::move(deduced);
   DiagnosticSink second;
-  program = compile_once(source, second, options, deduced_before, deduced);
-  forward(second, diagnostics);
+  program = compile_once(source, second, options, deduced_before, deduced, cascade_from);
+  forward(second, diagnostics, cascade_from);
   if (!deduced.empty()) { // cannot happen: every parameter the first pass deduced is now given
     diagnostics.error(SourceRange{0, 0}, "internal: template deduction did not settle");
     return nullptr;

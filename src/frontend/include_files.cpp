@@ -1,10 +1,10 @@
 // Project headers read as parts of the kernel's source file (see frontend/include_files.h).
 #include "fencelab/frontend/include_files.h"
 
+#include "fencelab/support/file_text.h"
+
 #include <array>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 namespace fencelab {
 
@@ -29,18 +29,11 @@ std::optional<std::string_view> quoted_include(std::string_view line) {
   return line.substr(i + 1, close - i - 1);
 }
 
-/** Reads a regular file of at most `limit` bytes. */
-bool read_whole(const std::string& path, uint64_t limit, std::string& text) {
-  std::error_code error;
-  if (!std::filesystem::is_regular_file(path, error)) return false;
-  const uintmax_t size = std::filesystem::file_size(path, error);
-  if (error || size > limit) return false;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  text = buffer.str();
-  return !in.bad();
+/** The header part read from `path`, if any (part 0, the kernel file, is not a header). */
+std::optional<uint32_t> part_with_path(const SourceFile& file, const std::string& path) {
+  for (uint32_t k = 1; k < file.parts().size(); ++k)
+    if (file.parts()[k].path == path) return k;
+  return std::nullopt;
 }
 
 } // namespace
@@ -58,10 +51,10 @@ void read_included_files(SourceFile& file) {
       start = end + 1;
       if (!name) continue;
       const std::string path = resolve(part.path, *name);
-      if (included_part(file, scanned, *name)) continue; // read already
-      if (file.parts().size() > kMaxIncludedFiles) return;
-      std::string header;
-      if (!read_whole(path, kMaxIncludedBytes - bytes, header) || bytes + header.size() > kMaxIncludedBytes) continue;
+      if (part_with_path(file, path)) continue; // read already
+      if (file.parts().size() > kMaxIncludedFiles) return; // part 0 is the kernel file, not a header
+      std::string header, error; // the preprocessor reports a header it cannot find
+      if (!read_file_text(path, header, error, kMaxIncludedBytes - bytes)) continue;
       bytes += header.size();
       file.add_part(path, header);
     }
@@ -69,10 +62,7 @@ void read_included_files(SourceFile& file) {
 }
 
 std::optional<uint32_t> included_part(const SourceFile& file, uint32_t from, std::string_view name) {
-  const std::string path = resolve(file.path_of(from), name);
-  for (uint32_t k = 1; k < file.parts().size(); ++k)
-    if (file.parts()[k].path == path) return k;
-  return std::nullopt;
+  return part_with_path(file, resolve(file.path_of(from), name));
 }
 
 bool is_cuda_or_system_header(std::string_view name) {

@@ -62,6 +62,10 @@ void Parser::skip_extern_declaration() {
       m_extern_declarations.emplace_back(std::string(m_tokens[k].text), m_tokens[k].range);
       break;
     }
+  skip_past_semicolon();
+}
+
+void Parser::skip_past_semicolon() {
   while (!at_end() && advance().kind != TokenKind::Semicolon) {}
 }
 
@@ -88,8 +92,7 @@ void Parser::parse_top_level(TranslationUnit& unit) {
   if (templated && peek(1).kind != TokenKind::Less) {
     // An explicit instantiation (`template void reduce<int>(...);`, C++ [temp.explicit]) adds
     // no code: a template's parameters are bound once per file here.
-    while (!at_end() && advance().kind != TokenKind::Semicolon) {}
-    return;
+    return skip_past_semicolon();
   }
   // A specialized struct is read below (the SharedMemory idiom, else named there).
   if (templated && peek(1).kind == TokenKind::Less && peek(2).kind == TokenKind::Greater &&
@@ -101,7 +104,10 @@ void Parser::parse_top_level(TranslationUnit& unit) {
   case TokenKind::KwStruct: case TokenKind::KwClass: case TokenKind::KwUnion:
     if (at_elaborated_struct()) break; // `struct S s;`: a variable
     if (templated && parse_shared_memory_template()) return;
-    if (templated) return skip_unsupported_block(first.range, "struct and class templates");
+    if (templated) {
+      if (!m_first_unsupported_template) m_first_unsupported_template = first.range;
+      return skip_unsupported_block(first.range, "struct and class templates");
+    }
     return parse_struct_definition(false);
   case TokenKind::KwEnum:
     if (!template_params.empty()) error(first.range, "not supported: enumeration templates");

@@ -1,10 +1,10 @@
 // Source files, line positions and diagnostic rendering (see support/source.h).
 #include "fencelab/support/source.h"
 
+#include "fencelab/support/file_text.h"
+
 #include <algorithm>
-#include <fstream>
 #include <ostream>
-#include <sstream>
 
 namespace fencelab {
 
@@ -44,18 +44,9 @@ uint32_t SourceFile::part_of(uint32_t offset) const {
 }
 
 bool SourceFile::read(const std::string& path, SourceFile& out, std::string& error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    error = "cannot open '" + path + "'";
-    return false;
-  }
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  if (in.bad()) {
-    error = "cannot read '" + path + "'";
-    return false;
-  }
-  out = SourceFile(path, buffer.str());
+  std::string text;
+  if (!read_file_text(path, text, error)) return false;
+  out = SourceFile(path, std::move(text));
   return true;
 }
 

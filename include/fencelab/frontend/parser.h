@@ -112,6 +112,10 @@ public:
   void set_field_labels(bool on) { m_field_labels = on; }
   /** The structs defined so far; a directive's parser is given the kernel file's. */
   const StructTypes& struct_types() const { return m_struct_types; }
+  /** Where the first struct or class template the parser could not read stands, if one did:
+   *  code after it that names the template gives errors that only follow from that one
+   *  (compile.cpp leaves them out). */
+  std::optional<SourceRange> first_unsupported_template() const { return m_first_unsupported_template; }
   void set_struct_types(StructTypes types) { m_struct_types = std::move(types); }
 
   TranslationUnit parse_translation_unit();
@@ -181,6 +185,8 @@ private:
   /** Skips an extern variable declaration without initializer, noting its name (see
    *  parse_top_level). */
   void skip_extern_declaration();
+  /** Skips tokens up to and including the next `;` (or to the end). */
+  void skip_past_semicolon();
   /** An `auto` variable after its declarator: a local with one initializer expression (named
    *  otherwise); a pointer to vectors or structs stays one (`auto q = particles + i;`). */
   void check_auto_declarator(VarDecl& var, StorageKind storage);
@@ -294,6 +300,7 @@ private:
   std::vector<VarDeclPtr> m_pending_globals; ///< declared by the parser, not yet in the unit
   /** Extern variables declared without a definition so far: (name, where). */
   std::vector<std::pair<std::string, SourceRange>> m_extern_declarations;
+  std::optional<SourceRange> m_first_unsupported_template;
   // The standard library's names kernels use (parse_std_names.cpp).
   /** After `std`, at `::`: `std::min`/`std::max` (calls of min/max), `std::is_same<A, B>::value`
    *  and `std::is_same_v<A, B>` (bool constants), `std::numeric_limits<T>::max()`, `min()`,
