@@ -113,7 +113,7 @@ void explore_depth_first(Machine& machine, MemoryModel& model, const ExhaustiveO
   while (more && result.executions + result.abandoned < options.max_executions) {
     if (options.control && options.control->should_stop(result, choices.taken().size())) break;
     choices.start_execution();
-    const ExecutionResult execution = machine.run(model, choices, options.checkers);
+    const ExecutionResult& execution = machine.run(model, choices, options.checkers);
     if (!choices.interrupted_because().empty()) { // cut off inside: unfinished, not analysed
       if (options.checkers) options.checkers->discard_execution();
       result.stopped_because = choices.interrupted_because();

@@ -83,7 +83,7 @@ void run_chunk(const Searcher& s, uint64_t chunk, ChunkResult& out, Stop&& stop)
   for (uint64_t run = first; run < end; ++run) {
     if (stop(choices.taken().size())) return;
     choices.taken().clear();
-    const ExecutionResult execution = s.machine.run(s.model, choices, s.checkers);
+    const ExecutionResult& execution = s.machine.run(s.model, choices, s.checkers);
     if (!choices.interrupted_because().empty()) { // unfinished: not counted
       if (s.checkers) s.checkers->discard_execution();
       out.interrupted_because = choices.interrupted_because();

@@ -99,7 +99,7 @@ Machine::Impl::Impl(const Program& program, MachineOptions options)
   install_stack_overflow_handler();
 }
 
-ExecutionResult Machine::Impl::run(MemoryModel& the_model, ChoiceSource& the_choices,
+const ExecutionResult& Machine::Impl::run(MemoryModel& the_model, ChoiceSource& the_choices,
                                    EventObserver* the_observer) {
   model = &the_model;
   choices = &the_choices;
@@ -220,10 +220,12 @@ ExecutionResult Machine::Impl::run(MemoryModel& the_model, ChoiceSource& the_cho
     }
   }
 
-  ExecutionResult result;
   result.events = events;
   result.blocked = std::move(blocked);
   result.resident_limit = resident_limit;
+  result.first_never_resident = 0;
+  result.never_resident = 0;
+  result.error.reset();
   if (status == ExecutionStatus::Deadlock && next_block < total_blocks) {
     result.first_never_resident = next_block;
     result.never_resident = total_blocks - next_block;
@@ -266,11 +268,16 @@ ExecutionResult Machine::Impl::run(MemoryModel& the_model, ChoiceSource& the_cho
         observed_present[i] = 1;
       }
     }
-    result.outcome.values = observed_values;
-    result.outcome.present = observed_present;
+    // Swapped, not copied: the buffers go back and forth between the result and the next
+    // execution's observations, so neither is allocated again.
+    result.outcome.values.swap(observed_values);
+    result.outcome.present.swap(observed_present);
+  } else {
+    result.outcome.values.clear();
+    result.outcome.present.clear();
   }
-  result.output = std::move(output);
-  result.warnings = std::move(warp_runtime.warnings);
+  result.output.swap(output);
+  result.warnings.swap(warp_runtime.warnings);
   if (observer != nullptr) observer->end_execution(result);
   return result;
 }
@@ -613,7 +620,7 @@ void Machine::Impl::close_parked_fibers() {
   closing_fibers = false;
 }
 
-ExecutionResult Machine::run(MemoryModel& model, ChoiceSource& choices, EventObserver* observer) {
+const ExecutionResult& Machine::run(MemoryModel& model, ChoiceSource& choices, EventObserver* observer) {
   return m_impl->run(model, choices, observer);
 }
 

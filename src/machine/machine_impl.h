@@ -246,6 +246,9 @@ struct Machine::Impl final : FootprintSink {
   std::vector<uint8_t> observed_present;
   std::vector<ThreadId> observed_writer; ///< meaningful where observed_present is set
   std::vector<std::string> output;
+  /** The last execution's result, returned by reference; its vectors keep their capacity from
+   *  one execution to the next. */
+  ExecutionResult result;
   std::optional<ThreadFault> execution_fault;
   ThreadId fault_thread;
 
@@ -253,7 +256,7 @@ struct Machine::Impl final : FootprintSink {
   ~Impl();
 
   // machine.cpp
-  ExecutionResult run(MemoryModel& model, ChoiceSource& choices, EventObserver* observer);
+  const ExecutionResult& run(MemoryModel& model, ChoiceSource& choices, EventObserver* observer);
   void admit_blocks();
   void admit_block(uint32_t block_slot, uint64_t linear_block);
   void start_thread(SimThread& thread);

@@ -82,14 +82,14 @@ struct ScalarTraits {
   bool is_integer;
   bool is_signed;
 };
-constexpr ScalarTraits scalar_traits(ScalarType scalar) {
-  constexpr ScalarTraits kTraits[] = {
+/** At namespace scope, not in scalar_traits: a local constexpr array is built on the stack at
+ *  every call that is not a constant evaluation (g++ 12 does so). */
+inline constexpr ScalarTraits kScalarTraits[] = {
 #define X(name, spelling, size, is_integer, is_signed) {size, is_integer, is_signed},
-      FENCELAB_SCALAR_TYPES(X)
+    FENCELAB_SCALAR_TYPES(X)
 #undef X
-  };
-  return kTraits[static_cast<size_t>(scalar)];
-}
+};
+constexpr ScalarTraits scalar_traits(ScalarType scalar) { return kScalarTraits[static_cast<size_t>(scalar)]; }
 constexpr uint32_t scalar_size(ScalarType scalar) { return scalar_traits(scalar).size; }
 constexpr bool scalar_is_integer(ScalarType scalar) { return scalar_traits(scalar).is_integer; }
 constexpr bool scalar_is_signed(ScalarType scalar) { return scalar_traits(scalar).is_signed; }

@@ -116,8 +116,10 @@ public:
   Machine(const Machine&) = delete;
   Machine& operator=(const Machine&) = delete;
 
-  /** Runs one execution from the initial state. `observer` (may be null) sees every event. */
-  ExecutionResult run(MemoryModel& model, ChoiceSource& choices, EventObserver* observer = nullptr);
+  /** Runs one execution from the initial state. `observer` (may be null) sees every event.
+   *  The result lives in the Machine until its next run, which reuses its buffers (a random
+   *  search allocates nothing per execution); copy it to keep it longer. */
+  const ExecutionResult& run(MemoryModel& model, ChoiceSource& choices, EventObserver* observer = nullptr);
   /** Passes of the scheduling loop between two ChoiceSource::interrupted() questions. */
   static constexpr uint64_t kInterruptInterval = 64;
 
