@@ -178,3 +178,33 @@ TEST_CASE("include: a header's extern declaration and the file's definition are 
   CHECK(only_declared->messages().find("k.cu:1:23: error: not supported: extern variable 'elsewhere' defined in another "
                                        "file") != std::string::npos);
 }
+
+TEST_CASE("include: -I directories are searched after the including file's own, in order",
+          "[frontend][include][cli]") {
+  const TempDirectory dir("include_dirs");
+  dir.write("inc/flag.h", "#define VALUE 7\n#include \"deeper.h\"\n");
+  dir.write("inc/deeper.h", "__device__ int out;\n");
+  dir.write("other/flag.h", "#define VALUE 9\n"); // a later -I directory: not used
+  dir.write("src/local.h", "#define LOCAL 1\n");
+  dir.write("inc/local.h", "#define LOCAL 2\n"); // the including file's own directory wins
+  const std::string kernel = dir.write("src/k.cu", "//@ launch grid=1 block=1\n//@ observe out\n"
+                                                   "#include \"flag.h\"\n#include \"local.h\"\n"
+                                                   "__global__ void k() { out = VALUE * 10 + LOCAL; }\n");
+  const std::string inc = kernel.substr(0, kernel.rfind("/src/")) + "/inc";
+  const std::string other = kernel.substr(0, kernel.rfind("/src/")) + "/other";
+  const ProcessResult found =
+      run_process(std::string(FENCELAB_BINARY) + " run --runs 1 -I " + inc + " -I " + other + " " + kernel);
+  INFO(found.output);
+  CHECK(found.exit_code == 0);
+  CHECK(found.output.find("out=71") != std::string::npos);
+
+  // Without -I the header is missing, and the warning says how to give its directory.
+  const ProcessResult missing = run_process(std::string(FENCELAB_BINARY) + " run --runs 1 " + kernel);
+  INFO(missing.output);
+  CHECK(missing.exit_code != 0);
+  CHECK(missing.output.find("give its directory with -I DIR") != std::string::npos);
+
+  // A directory that does not exist is a usage error.
+  const ProcessResult bad = run_process(std::string(FENCELAB_BINARY) + " run -I " + inc + "/nowhere " + kernel);
+  CHECK(bad.exit_code == 2);
+}

@@ -24,13 +24,14 @@ enum ExitCode : int {
 
 /** What the command line says of the launch: `--grid` and `--block`, the shape instead of the
  *  `//@ launch` directive's (each `X` or `X,Y,Z`; empty: the directive's); `--kernel`, the
- *  __global__ function; `-D`, macros defined before the file (frontend/compile.h). */
+ *  __global__ function; `-D`, macros defined before the file; `-I`, header directories
+ *  (frontend/compile.h). */
 struct LaunchOptions {
   std::string grid, block;
   CompileOptions compile;
 };
 
-/** Adds --grid, --block, --kernel and -D; a bad value is a usage error (exit kBadInput). */
+/** Adds --grid, --block, --kernel, -D and -I; a bad value is a usage error (exit kBadInput). */
 void add_launch_options(CLI::App& command, LaunchOptions& options);
 
 /** Applies --grid/--block to a compiled Program; prints why not and returns false. */

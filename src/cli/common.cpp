@@ -66,7 +66,7 @@ std::unique_ptr<Program> load_program(const std::string& path, const LaunchOptio
     fmt::print(stderr, "fencelab: error: {}\n", error);
     return nullptr;
   }
-  read_included_files(file);
+  read_included_files(file, launch.compile.include_directories);
   DiagnosticSink diagnostics;
   const auto source = std::make_shared<const SourceFile>(std::move(file));
   auto program = compile_program(source, diagnostics, launch.compile);

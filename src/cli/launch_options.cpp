@@ -57,6 +57,11 @@ void add_launch_options(CLI::App& command, LaunchOptions& options) {
           },
           "NAME[=VALUE]"))
       ->allow_extra_args(false); // one macro per -D: never the kernel file after it
+  command
+      .add_option("-I,--include-directory", options.compile.include_directories,
+                  "look for #include \"name\" headers here too, after the including file's directory; repeatable")
+      ->check(CLI::ExistingDirectory)
+      ->allow_extra_args(false);
 }
 
 bool apply_launch_options(Program& program, const LaunchOptions& options) {

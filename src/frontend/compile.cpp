@@ -38,6 +38,7 @@ std::unique_ptr<Program> compile_once(std::shared_ptr<const SourceFile> source, 
         "__linux__", "__align__(n)=", "__builtin_align__(n)=", "__launch_bounds__(...)=", "__restrict="})
     preprocessor.define_from_command_line(predefined);
   for (const std::string& definition : options.defines) preprocessor.define_from_command_line(definition);
+  preprocessor.set_include_directories(options.include_directories);
   std::vector<Token> tokens = preprocessor.run(lexed.tokens);
   // Past the expansion limit the tokens are cut short: parsing them would only add errors
   // about the cut to the one that explains it.

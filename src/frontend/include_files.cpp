@@ -10,10 +10,19 @@ namespace fencelab {
 
 namespace {
 
-/** Where `name`, included from the file at `from_path`, is: next to that file. */
-std::string resolve(const std::string& from_path, std::string_view name) {
-  const std::filesystem::path from(from_path);
-  return (from.parent_path() / std::filesystem::path(name)).lexically_normal().string();
+/** Where `name`, included from the file at `from_path`, is: next to that file if it is there,
+ *  else in the first of `directories` that has it (nvcc's order for a quoted name), else (read
+ *  nowhere) next to that file. */
+std::string resolve(const std::string& from_path, std::string_view name, const std::vector<std::string>& directories) {
+  const std::filesystem::path next_to =
+      (std::filesystem::path(from_path).parent_path() / std::filesystem::path(name)).lexically_normal();
+  std::error_code ignored;
+  if (directories.empty() || std::filesystem::is_regular_file(next_to, ignored)) return next_to.string();
+  for (const std::string& directory : directories) {
+    const std::filesystem::path candidate = (std::filesystem::path(directory) / std::filesystem::path(name)).lexically_normal();
+    if (std::filesystem::is_regular_file(candidate, ignored)) return candidate.string();
+  }
+  return next_to.string();
 }
 
 /** The quoted name of an `#include "name"` line (spaces allowed around `#` and `include`). */
@@ -38,7 +47,7 @@ std::optional<uint32_t> part_with_path(const SourceFile& file, const std::string
 
 } // namespace
 
-void read_included_files(SourceFile& file) {
+void read_included_files(SourceFile& file, const std::vector<std::string>& include_directories) {
   uint64_t bytes = 0;
   // Parts are scanned in the order they were read; each adds the headers it names.
   for (uint32_t scanned = 0; scanned < file.parts().size(); ++scanned) {
@@ -50,7 +59,7 @@ void read_included_files(SourceFile& file) {
       const std::optional<std::string_view> name = quoted_include(std::string_view(text).substr(start, end - start));
       start = end + 1;
       if (!name) continue;
-      const std::string path = resolve(part.path, *name);
+      const std::string path = resolve(part.path, *name, include_directories);
       if (part_with_path(file, path)) continue; // read already
       if (file.parts().size() > kMaxIncludedFiles) return; // part 0 is the kernel file, not a header
       std::string header, error; // the preprocessor reports a header it cannot find
@@ -61,8 +70,9 @@ void read_included_files(SourceFile& file) {
   }
 }
 
-std::optional<uint32_t> included_part(const SourceFile& file, uint32_t from, std::string_view name) {
-  return part_with_path(file, resolve(file.path_of(from), name));
+std::optional<uint32_t> included_part(const SourceFile& file, uint32_t from, std::string_view name,
+                                      const std::vector<std::string>& include_directories) {
+  return part_with_path(file, resolve(file.path_of(from), name, include_directories));
 }
 
 bool is_cuda_or_system_header(std::string_view name) {

@@ -70,11 +70,14 @@ void Preprocessor::include(const std::vector<Token>& tokens, size_t begin, size_
   const Token& quoted = tokens[begin + 2];
   const std::string_view name = quoted.text.substr(1, quoted.text.size() >= 2 ? quoted.text.size() - 2 : 0);
   const uint32_t from = m_source->part_of(quoted.range.begin);
-  const std::optional<uint32_t> part = included_part(*m_source, from, name);
+  const std::optional<uint32_t> part = included_part(*m_source, from, name, m_include_directories);
   if (!part) {
     if (!is_cuda_or_system_header(name))
       m_diagnostics.warning(quoted.range, "cannot read the included file '" + std::string(name) + "' (looked for it next to " +
-                                               m_source->path_of(from) + "): what it declares is missing");
+                                              m_source->path_of(from) +
+                                              (m_include_directories.empty() ? std::string(" only; give its directory with -I DIR")
+                                                                             : std::string(" and in the -I directories")) +
+                                              "): what it declares is missing");
     return;
   }
   if (std::find(m_once.begin(), m_once.end(), *part) != m_once.end()) return;

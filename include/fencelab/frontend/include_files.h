@@ -2,16 +2,18 @@
 //
 // They are read before lexing, as parts of the kernel's SourceFile (support/source.h), and the
 // preprocessor lexes a part where its `#include` line stands (C11 6.10.2). A quoted name is
-// looked up next to the file that includes it, as nvcc does first (its `-I` directories are not
-// searched). `#include <name>` (a system or CUDA header) is not read: what device code needs
-// of CUDA's headers is built into the language here.
+// looked up next to the file that includes it, then in the `-I` directories in their order, as
+// nvcc does. `#include <name>` (a system or CUDA header) is not read: what device code needs of
+// CUDA's headers is built into the language here.
 #pragma once
 
 #include "fencelab/support/source.h"
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace fencelab {
 
@@ -21,11 +23,15 @@ inline constexpr uint32_t kMaxIncludedFiles = 256;
 inline constexpr uint32_t kMaxIncludedBytes = 16u << 20;
 
 /** Reads the headers that `file` includes with `#include "name"`, and the ones they include, as
- *  parts of `file`. A header that cannot be read is left out (the preprocessor reports it). */
-void read_included_files(SourceFile& file);
+ *  parts of `file`; a name is looked for next to the including file, then in each of
+ *  `include_directories`. A header that cannot be read is left out (the preprocessor reports
+ *  it). */
+void read_included_files(SourceFile& file, const std::vector<std::string>& include_directories = {});
 
-/** The part that `#include "name"` in part `from` of `file` refers to, if it was read. */
-std::optional<uint32_t> included_part(const SourceFile& file, uint32_t from, std::string_view name);
+/** The part that `#include "name"` in part `from` of `file` refers to, if it was read (looked
+ *  up as read_included_files did, with the same directories). */
+std::optional<uint32_t> included_part(const SourceFile& file, uint32_t from, std::string_view name,
+                                      const std::vector<std::string>& include_directories = {});
 
 /** CUDA's and C's own headers that kernel files name in quotes (`#include "cuda_runtime.h"`):
  *  not an error when absent, as their device-side content is built in. */

@@ -50,6 +50,9 @@ public:
   /** `-D NAME` (defined as 1) or `-D NAME=VALUE`, as if `#define NAME VALUE` began the file.
    *  NAME must be an identifier (the command line checks it). */
   void define_from_command_line(const std::string& definition);
+  /** `-I` directories: where the headers were looked for after the including file's own
+   *  directory (read_included_files), so that `#include` finds the same part. */
+  void set_include_directories(std::vector<std::string> directories) { m_include_directories = std::move(directories); }
   /** Expands macros in tokens without `#` lines (directive comments). */
   std::vector<Token> expand(const std::vector<Token>& tokens);
 
@@ -123,6 +126,7 @@ private:
 
   DiagnosticSink& m_diagnostics;
   const SourceFile* m_source = nullptr;
+  std::vector<std::string> m_include_directories;
   std::vector<Token>* m_out = nullptr; ///< where run() puts tokens (a header's go there too)
   int m_include_depth = 0;
   std::vector<uint32_t> m_once;        ///< parts that said `#pragma once`
