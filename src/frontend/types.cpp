@@ -152,11 +152,6 @@ Word reinterpret_word(Word value, const Type& from, const Type& to) {
 }
 
 Word convert_word(Word value, const Type& from, const Type& to) {
-  // Integer to integer other than bool, the interpreter's common case, first: truncate and
-  // extend (C++ [conv.integral]).
-  if (!from.is_pointer() && !to.is_pointer() && scalar_is_integer(from.scalar) && scalar_is_integer(to.scalar) &&
-      to.scalar != ScalarType::Bool)
-    return extend_integer(value, scalar_size(to.scalar), scalar_is_signed(to.scalar));
   if (to.is_pointer() || from.is_pointer()) {
     // Pointer <-> pointer keeps the bits; integer <-> pointer keeps the bits (only null, 0, is
     // meaningful to the machine). Pointer to bool tests for null.
