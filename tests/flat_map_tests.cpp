@@ -45,3 +45,17 @@ TEST_CASE("FlatMap agrees with unordered_map on random inserts, updates, erasure
     }
   }
 }
+
+TEST_CASE("flat map: after reserve, inserting up to the count reserved moves no entry", "[flat_map]") {
+  FlatMap<uint32_t, uint32_t> map;
+  for (uint32_t key = 0; key < 10; ++key) map[key * 7] = key;
+  map.reserve(map.size() + 100);
+  std::vector<const uint32_t*> where;
+  for (uint32_t key = 0; key < 10; ++key) where.push_back(map.find(key * 7));
+  for (uint32_t key = 1000; key < 1100; ++key) map[key] = key; // 100 new keys, as reserved
+  for (uint32_t key = 0; key < 10; ++key) {
+    CHECK(map.find(key * 7) == where[key]);
+    CHECK(*where[key] == key);
+  }
+  CHECK(map.size() == 110);
+}

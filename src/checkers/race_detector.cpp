@@ -29,12 +29,15 @@ RaceDetector::RaceDetector(const Program& program) : m_program(program) {
 
 void RaceDetector::begin_execution() {
   m_states.clear();
+  m_cached_index = kNoThread;
   m_shadow.begin_execution();
   m_releases.clear();
 }
 
 void RaceDetector::forget_findings_from(uint32_t size) {
   std::erase_if(m_known, [size](const auto& item) { return item.second >= size; });
+  for (RecentRace& recent : m_recent_races)
+    if (recent.catalogue_index > size) recent.catalogue_index = 0;
 }
 
 size_t RaceDetector::RaceKeyHash::operator()(const RaceKey& k) const noexcept {
@@ -61,17 +64,39 @@ ThreadId RaceDetector::thread_of(uint32_t index) const {
 
 uint32_t RaceDetector::site_of(const Event& event) {
   const bool constant = event.kind == EventKind::Store && event.constant_value;
-  const Site site{event.range, event.kind, event.mode, event.scope, constant, constant ? event.value : 0};
+  const Word value = constant ? event.value : 0;
   // A direct-mapped cache in front of the table: a kernel's accesses come from a few sites.
+  // Compared field by field: building a Site to compare cost a quarter of the lookup.
   auto& cached = m_recent_sites[(event.range.begin * 7 + event.range.end + uint32_t(event.kind)) % kRecentSites];
-  if (cached != 0 && m_sites[cached - 1] == site) return cached - 1;
+  if (cached != 0) {
+    const Site& s = m_sites[cached - 1];
+    if (s.range == event.range && s.kind == event.kind && s.mode == event.mode && s.scope == event.scope &&
+        s.constant_value == constant && s.value == value)
+      return cached - 1;
+  }
+  cached = 1 + intern_site(Site{event.range, event.kind, event.mode, event.scope, constant, value});
+  return cached - 1;
+}
+
+uint32_t RaceDetector::intern_site(const Site& site) {
   const auto [it, inserted] = m_site_index.try_emplace(site, static_cast<uint32_t>(m_sites.size()));
   if (inserted) m_sites.push_back(site);
-  cached = it->second + 1;
   return it->second;
 }
 
-RaceDetector::ThreadState& RaceDetector::state(ThreadId id) { return m_states[index_of(id)]; }
+RaceDetector::ThreadState& RaceDetector::state(ThreadId id) {
+  const uint32_t index = index_of(id);
+  if (index != m_cached_index) {
+    m_cached_state = &m_states[index];
+    m_cached_index = index;
+  }
+  return *m_cached_state;
+}
+
+void RaceDetector::forget_thread(ThreadId id) {
+  m_states.erase(index_of(id));
+  m_cached_index = kNoThread; // erasure moves entries
+}
 
 void RaceDetector::acquire(VectorClock& into, const VectorClock& from, const Release& release, uint32_t self) const {
   into.join(from);
@@ -93,7 +118,7 @@ void RaceDetector::on_event(const Event& event, ReportCatalogue& catalogue) {
   case EventKind::Atomic: on_access(event, catalogue); break;
   case EventKind::Fence: on_fence(event); break;
   case EventKind::BarrierRelease: on_barrier(event); break;
-  case EventKind::ThreadExit: m_states.erase(index_of(event.thread)); break;
+  case EventKind::ThreadExit: forget_thread(event.thread); break;
   case EventKind::BlockStart:
     // A new block's shared memory: nothing it holds was written by this block. Only the
     // locations of its instances are visited (a grid of 4,096 blocks scanned every location
@@ -126,20 +151,27 @@ void RaceDetector::on_fence(const Event& event) {
 // entries one past what the others now know of them.
 void RaceDetector::on_barrier(const Event& event) {
   if (event.waiting.empty()) return;
-  Clocks joined = state(event.waiting.front().first).clocks;
-  std::vector<std::pair<uint32_t, uint32_t>> owns; // (index in the block, own entry)
-  owns.reserve(event.waiting.size());
+  // Each participant's state is looked up once: with room made first, inserting a state that
+  // a participant lacks moves no other, so the pointers stay valid through both passes.
+  m_states.reserve(m_states.size() + event.waiting.size());
+  m_cached_index = kNoThread;
+  m_barrier_states.clear();
+  m_barrier_owns.clear(); // (index in the block, own entry)
   for (const auto& [id, range] : event.waiting) {
-    const ThreadState& t = state(id);
-    joined.exact.join(t.clocks.exact);
-    joined.wide.join(t.clocks.wide);
-    owns.emplace_back(index_of(id) % m_threads_per_block, t.clocks.own);
+    const uint32_t index = index_of(id);
+    m_barrier_states.push_back(&m_states[index]);
+    m_barrier_owns.emplace_back(index % m_threads_per_block, m_barrier_states.back()->clocks.own);
+  }
+  Clocks joined = m_barrier_states.front()->clocks;
+  for (const ThreadState* t : m_barrier_states) {
+    joined.exact.join(t->clocks.exact);
+    joined.wide.join(t->clocks.wide);
   }
   const uint32_t block = event.waiting.front().first.block; // a barrier's threads share a block
-  joined.exact.raise(block, owns, m_threads_per_block);
-  joined.wide.raise(block, owns, m_threads_per_block);
-  for (const auto& [id, range] : event.waiting) {
-    ThreadState& t = state(id);
+  joined.exact.raise(block, m_barrier_owns, m_threads_per_block);
+  joined.wide.raise(block, m_barrier_owns, m_threads_per_block);
+  for (ThreadState* state : m_barrier_states) {
+    ThreadState& t = *state;
     t.clocks.exact = joined.exact;
     t.clocks.wide = joined.wide;
     ++t.clocks.own;
@@ -151,7 +183,7 @@ void RaceDetector::on_access(const Event& event, ReportCatalogue& catalogue) {
   const uint32_t self = index_of(event.thread);
   // Reads-from: reading a store made after a fence lets this thread's next fence acquire.
   const Releases* read_releases = nullptr;
-  if (event.kind != EventKind::Store && event.read_from != 0) {
+  if (event.kind != EventKind::Store && event.read_from != 0 && !m_releases.empty()) {
     const auto it = m_releases.find(event.read_from);
     if (it != m_releases.end()) {
       read_releases = &it->second;
@@ -259,10 +291,28 @@ void RaceDetector::check_pair(const ThreadState& t, const ShadowAccess& earlier_
         earlier.constant_value && now.constant_value && earlier.value == now.value)
       kind = DiagnosticKind::SameValueRace;
   }
+  // The pair met lately (the sites decide the ranges, and whether both accesses are marked).
+  RecentRace& recent = m_recent_races[(earlier_access.site * 31 + now_access.site * 17 + object * 7 + uint32_t(kind)) %
+                                      kRecentRaces];
+  if (recent.catalogue_index != 0 && recent.earlier_site == earlier_access.site && recent.now_site == now_access.site &&
+      recent.object == object && recent.kind == kind)
+    return catalogue.note(recent.catalogue_index - 1);
   RaceKey key{kind, both_marked, object, earlier.range, now.range};
   if (key.second.begin < key.first.begin || (key.second.begin == key.first.begin && key.second.end < key.first.end))
     std::swap(key.first, key.second);
-  if (const auto known = m_known.find(key); known != m_known.end()) return catalogue.note(known->second);
+  const auto known = m_known.find(key);
+  const uint32_t at = known != m_known.end() ? known->second
+                                             : report_race(key, earlier_access, now_access, object, index, catalogue);
+  recent = RecentRace{earlier_access.site, now_access.site, object, kind, at + 1};
+  if (known != m_known.end()) catalogue.note(at);
+}
+
+uint32_t RaceDetector::report_race(const RaceKey& key, const ShadowAccess& earlier_access, const ShadowAccess& now_access,
+                               uint32_t object, uint32_t index, ReportCatalogue& catalogue) {
+  const Site& earlier = m_sites[earlier_access.site];
+  const Site& now = m_sites[now_access.site];
+  const DiagnosticKind kind = key.kind;
+  const bool both_marked = key.both_marked;
   const char* hazard = !writes(now.kind) ? "RAW" : !writes(earlier.kind) ? "WAR" : "WAW";
   CheckReport r;
   r.kind = kind;
@@ -274,9 +324,11 @@ void RaceDetector::check_pair(const ThreadState& t, const ShadowAccess& earlier_
   if (kind == DiagnosticKind::ScopedRace)
     r.message += both_marked ? ": the atomics' scope does not include both threads"
                              : ": the fences' scope does not include both threads";
-  r.sites.push_back({access_role(earlier.kind), earlier.range, thread_of(earlier_thread).to_string()});
+  r.sites.push_back({access_role(earlier.kind), earlier.range, thread_of(earlier_access.thread).to_string()});
   r.sites.push_back({access_role(now.kind), now.range, thread_of(now_access.thread).to_string()});
-  m_known.emplace(key, catalogue.add(std::move(r)));
+  const uint32_t at = catalogue.add(std::move(r));
+  m_known.emplace(key, at);
+  return at;
 }
 
 } // namespace fencelab

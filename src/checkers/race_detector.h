@@ -83,8 +83,11 @@ private:
   };
 
   uint32_t index_of(ThreadId id) const;
-  /** The thread's state, made when it first acts. */
+  /** The thread's state, made when it first acts. Valid until the next call for another
+   *  thread or forget_thread. */
   ThreadState& state(ThreadId id);
+  /** An exited thread: its state goes. */
+  void forget_thread(ThreadId id);
   /** `into` learns what `release` knew (joined, and the releasing thread's own entry). */
   void acquire(VectorClock& into, const VectorClock& from, const Release& release, uint32_t self) const;
   void on_access(const Event& event, ReportCatalogue& catalogue);
@@ -93,6 +96,8 @@ private:
   void check_pair(const ThreadState& t, const ShadowAccess& earlier, const ShadowAccess& now, uint32_t object,
                   uint32_t index, ReportCatalogue& catalogue);
   uint32_t site_of(const Event& event);
+  /** The site's index in m_sites, added if new (site_of's slow path). */
+  [[gnu::noinline]] uint32_t intern_site(const Site& site);
   ThreadId thread_of(uint32_t index) const;
   /** What decides a race report's identity (CheckReport::identity): its kind, whether both
    *  accesses were marked (the message's reason), the object, and the two sites. Met again, a
@@ -108,11 +113,22 @@ private:
     size_t operator()(const RaceKey& k) const noexcept;
   };
   std::string location_name(uint32_t object, uint32_t index) const;
+  /** A race met for the first time: its report is rendered and added to the catalogue. Out of
+   *  line, so that check_pair, run for every pair, stays small. */
+  [[gnu::noinline]] uint32_t report_race(const RaceKey& key, const ShadowAccess& earlier, const ShadowAccess& now,
+                                     uint32_t object, uint32_t index, ReportCatalogue& catalogue);
 
   const Program& m_program;
   bool m_enabled = true;
   uint32_t m_threads_per_block = 1;
   FlatMap<uint32_t, ThreadState> m_states; ///< by dense index: threads started, not exited
+  /** The state last asked for (state()), where consecutive events of one thread find it. */
+  static constexpr uint32_t kNoThread = ~0u;
+  uint32_t m_cached_index = kNoThread;
+  ThreadState* m_cached_state = nullptr;
+  /** on_barrier's buffers, kept between barriers. */
+  std::vector<ThreadState*> m_barrier_states;
+  std::vector<std::pair<uint32_t, uint32_t>> m_barrier_owns;
   ShadowMemory m_shadow;
   std::vector<Site> m_sites;
   std::unordered_map<Site, uint32_t, SiteHash> m_site_index;
@@ -127,6 +143,15 @@ private:
   using Releases = std::vector<std::shared_ptr<const Release>>;
   std::unordered_map<uint64_t, Releases> m_releases;
   std::unordered_map<RaceKey, uint32_t, RaceKeyHash> m_known; ///< rendered races: catalogue index
+  /** A direct-mapped cache in front of m_known, by the two accesses' sites: a kernel races at
+   *  a few site pairs, met again in every execution. */
+  struct RecentRace {
+    uint32_t earlier_site = 0, now_site = 0, object = 0;
+    DiagnosticKind kind = DiagnosticKind::DataRace;
+    uint32_t catalogue_index = 0; ///< 1 + the catalogue index (0: empty)
+  };
+  static constexpr size_t kRecentRaces = 64;
+  std::array<RecentRace, kRecentRaces> m_recent_races{};
 };
 
 } // namespace fencelab

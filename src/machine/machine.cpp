@@ -594,7 +594,7 @@ void Machine::Impl::check_local_loop(SimThread& thread, SourceRange range) {
           ExecutionStatus::StepLimit);
 }
 
-void Machine::Impl::emit(Event&& event) {
+void Machine::Impl::emit_event(Event& event) {
   event.sequence = sequence++;
   observer->on_event(event);
 }

@@ -84,10 +84,13 @@ static ResolvedAccess resolve(Machine::Impl& m, SimThread& t, Word pointer, cons
   return access;
 }
 
-/** The event of a memory access, for observers; text fields only when they are read. */
-static Event access_event(Machine::Impl& m, EventKind kind, const SimThread& t, SourceRange range,
-                          const ResolvedAccess& a, Word value, AccessMode mode) {
-  Event e;
+/** The event of a memory access, for observers; text fields only when they are read. Built in
+ *  the Machine's access_event_buffer: every field an access event has is set here, those of
+ *  an atomic by the caller after; the others (barrier, warp, block fields) are never set in
+ *  that buffer and keep their defaults. */
+static Event& access_event(Machine::Impl& m, EventKind kind, const SimThread& t, SourceRange range,
+                           const ResolvedAccess& a, Word value, AccessMode mode) {
+  Event& e = m.access_event_buffer;
   e.kind = kind;
   e.thread = t.ref.id;
   e.range = range;
@@ -96,8 +99,15 @@ static Event access_event(Machine::Impl& m, EventKind kind, const SimThread& t, 
   e.type = a.element_type;
   e.value = value;
   e.mode = mode;
-  if (kind != EventKind::Store) e.read_from = m.model->last_read_source(t.ref);
-  if (kind != EventKind::Load) e.store_id = m.model->last_store_id(t.ref);
+  e.read_from = kind != EventKind::Store ? m.model->last_read_source(t.ref) : 0;
+  e.store_id = kind != EventKind::Load ? m.model->last_store_id(t.ref) : 0;
+  e.old_value = 0;
+  e.scope = Scope::Device; // Event's defaults
+  e.atomic_op = AtomicOp::Add;
+  e.commuting_kind = 0;
+  e.constant_value = false;
+  e.location_name.clear();
+  e.text.clear();
   if (m.observer_wants_text) {
     e.location_name = m.layout.describe(a.location);
     if (kind != EventKind::Store) e.text = m.model->explain_last(t.ref);
@@ -115,7 +125,7 @@ Word Machine::Impl::load(SimThread& thread, Word pointer, const Type& type, Sour
   const Word raw = model->load(thread.ref, a.location, mode);
   after_read_event(thread, false);
   if (observing()) touch(ObjectId{ObjectKind::Accesses, 0, a.location.key()}, false);
-  if (observing()) emit(access_event(*this, EventKind::Load, thread, range, a, raw, mode));
+  if (observing()) emit_event(access_event(*this, EventKind::Load, thread, range, a, raw, mode));
   return reinterpret_word(raw, a.element_type, type);
 }
 
@@ -135,9 +145,9 @@ void Machine::Impl::store(SimThread& thread, Word pointer, const Type& type, Wor
   thread.last_changed_memory = true;
   if (observing()) touch(ObjectId{ObjectKind::Accesses, 0, a.location.key()}, true);
   if (observing()) {
-    Event e = access_event(*this, EventKind::Store, thread, range, a, raw, mode);
+    Event& e = access_event(*this, EventKind::Store, thread, range, a, raw, mode);
     e.constant_value = constant_value;
-    emit(std::move(e));
+    emit_event(e);
   }
 }
 
@@ -160,12 +170,12 @@ Word Machine::Impl::atomic(SimThread& thread, Word pointer, const AtomicUpdate& 
   // An atomic that wrote back the value it found (a failed CAS, atomicAdd(p, 0)) changed nothing.
   after_read_event(thread, stored.apply(old) != old);
   if (observing()) {
-    Event e = access_event(*this, EventKind::Atomic, thread, range, a, stored.apply(old), AccessMode::Atomic);
+    Event& e = access_event(*this, EventKind::Atomic, thread, range, a, stored.apply(old), AccessMode::Atomic);
     e.old_value = old;
     e.scope = scope;
     e.atomic_op = update.op;
     e.commuting_kind = stored.commuting_kind();
-    emit(std::move(e));
+    emit_event(e);
   }
   return reinterpret_word(old, a.element_type, update.type);
 }

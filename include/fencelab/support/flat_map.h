@@ -66,6 +66,11 @@ public:
     --m_size;
   }
 
+  /** Makes room for `count` entries in all, so that inserting up to that many moves nothing. */
+  void reserve(size_t count) {
+    while ((count + 1) * 4 > m_slots.size() * 3) grow();
+  }
+
   /** Empties the map, keeping its capacity. */
   void clear() {
     if (m_size == 0) return;
