@@ -37,15 +37,18 @@ private:
   std::filesystem::path m_path;
 };
 
-/** Reads the kernel file at `path` with its headers and compiles it. */
-std::unique_ptr<Compiled> compile_file(const std::string& path) {
+/** Reads the kernel file at `path` with its headers (looked for in `include_directories` too,
+ *  as `-I` does) and compiles it. */
+std::unique_ptr<Compiled> compile_file(const std::string& path, const std::vector<std::string>& include_directories = {}) {
   SourceFile file("", "");
   std::string error;
   REQUIRE(SourceFile::read(path, file, error));
-  read_included_files(file);
+  read_included_files(file, include_directories);
   auto result = std::make_unique<Compiled>();
   result->source = std::make_shared<const SourceFile>(std::move(file));
-  result->program = compile_program(result->source, result->diagnostics, {});
+  CompileOptions options;
+  options.include_directories = include_directories;
+  result->program = compile_program(result->source, result->diagnostics, options);
   return result;
 }
 
@@ -207,4 +210,64 @@ TEST_CASE("include: -I directories are searched after the including file's own, 
   // A directory that does not exist is a usage error.
   const ProcessResult bad = run_process(std::string(FENCELAB_BINARY) + " run -I " + inc + "/nowhere " + kernel);
   CHECK(bad.exit_code == 2);
+}
+
+TEST_CASE("include: <name> is looked for in the -I directories in order, never next to the including file",
+          "[frontend][include][cli]") {
+  // As nvcc and GCC do (GCC manual, "Search Path"): -I directories, then the system ones.
+  const TempDirectory dir("include_angled");
+  dir.write("inc/flag.h", "#pragma once\n#define VALUE 7\n#include <deeper.h>\n");
+  dir.write("inc/deeper.h", "__device__ int out;\n");
+  dir.write("other/flag.h", "#define VALUE 9\n"); // a later -I directory: not used
+  dir.write("src/flag.h", "#define VALUE 5\n");   // next to the kernel: never used for <flag.h>
+  const std::string kernel = dir.write("src/k.cu", "//@ launch grid=1 block=1\n//@ observe out\n"
+                                                   "#include <flag.h>\n#include <flag.h>\n"
+                                                   "__global__ void k() { out = VALUE * 10 + 1; }\n");
+  const std::string root = kernel.substr(0, kernel.rfind("/src/"));
+  const ProcessResult found =
+      run_process(std::string(FENCELAB_BINARY) + " run --runs 1 -I " + root + "/inc -I " + root + "/other " + kernel);
+  INFO(found.output);
+  CHECK(found.exit_code == 0);
+  CHECK(found.output.find("out=71") != std::string::npos);
+  CHECK(found.output.find("warning") == std::string::npos);
+
+  // The reader and the preprocessor look names up with one function: quoted names next to the
+  // file first, angled ones only in the -I directories.
+  CHECK(resolve_include(kernel, "flag.h", true, {root + "/inc"}) == root + "/src/flag.h");
+  CHECK(resolve_include(kernel, "flag.h", false, {root + "/inc"}) == root + "/inc/flag.h");
+  CHECK(resolve_include(kernel, "flag.h", false, {}) == std::nullopt);
+
+  // Found in an -I directory but not read (as past read_included_files' limits): a warning, as
+  // for a quoted name.
+  CompileOptions options;
+  options.include_directories = {root + "/inc"};
+  const auto unread = compile_text("#include <flag.h>\n__global__ void k() {}\n", kernel, options);
+  CHECK(unread->messages().find("k.cu:1:10: warning: cannot read the included file 'flag.h' (found in the -I directories as " +
+                                root + "/inc/flag.h)") != std::string::npos);
+}
+
+TEST_CASE("include: <name> in no -I directory is a system header: not read, even next to the including file, "
+          "and no warning", "[frontend][include][cli]") {
+  const TempDirectory dir("include_angled_system");
+  dir.write("src/flag.h", "#define VALUE 5\n"); // next to the kernel only
+  dir.write("inc/unrelated.h", "#define VALUE 6\n");
+  const std::string kernel = dir.write("src/k.cu", "//@ launch grid=1 block=1\n//@ observe out\n"
+                                                   "#include <cstdio>\n#include <cuda_runtime.h>\n#include <flag.h>\n"
+                                                   "#ifndef VALUE\n#define VALUE 3\n#endif\n__device__ int out;\n"
+                                                   "__global__ void k() { out = VALUE * 10 + 1; }\n");
+  const std::string inc = kernel.substr(0, kernel.rfind("/src/")) + "/inc";
+  for (const std::string& options : {std::string(), " -I " + inc}) {
+    const ProcessResult result = run_process(std::string(FENCELAB_BINARY) + " run --runs 1" + options + " " + kernel);
+    INFO(options << "\n" << result.output);
+    CHECK(result.exit_code == 0);
+    CHECK(result.output.find("out=31") != std::string::npos);
+    CHECK(result.output.find("warning") == std::string::npos);
+  }
+  for (const std::vector<std::string>& directories : {std::vector<std::string>{}, std::vector<std::string>{inc}}) {
+    const auto compiled = compile_file(kernel, directories);
+    INFO(compiled->messages());
+    REQUIRE(compiled->program != nullptr);
+    CHECK(compiled->diagnostics.diagnostics().empty());
+    CHECK(compiled->source->parts().size() == 1); // src/flag.h was not read
+  }
 }

@@ -59,7 +59,8 @@ void add_launch_options(CLI::App& command, LaunchOptions& options) {
       ->allow_extra_args(false); // one macro per -D: never the kernel file after it
   command
       .add_option("-I,--include-directory", options.compile.include_directories,
-                  "look for #include \"name\" headers here too, after the including file's directory; repeatable")
+                  "look for #include \"name\" headers here too, after the including file's directory, and for "
+                  "#include <name> headers; repeatable")
       ->check(CLI::ExistingDirectory)
       ->allow_extra_args(false);
 }

@@ -5,37 +5,47 @@
 
 #include <array>
 #include <filesystem>
+#include <optional>
+#include <string>
 
 namespace fencelab {
 
 namespace {
 
-/** Where `name`, included from the file at `from_path`, is: next to that file if it is there,
- *  else in the first of `directories` that has it (nvcc's order for a quoted name), else (read
- *  nowhere) next to that file. */
-std::string resolve(const std::string& from_path, std::string_view name, const std::vector<std::string>& directories) {
-  const std::filesystem::path next_to =
-      (std::filesystem::path(from_path).parent_path() / std::filesystem::path(name)).lexically_normal();
-  std::error_code ignored;
-  if (directories.empty() || std::filesystem::is_regular_file(next_to, ignored)) return next_to.string();
-  for (const std::string& directory : directories) {
-    const std::filesystem::path candidate = (std::filesystem::path(directory) / std::filesystem::path(name)).lexically_normal();
-    if (std::filesystem::is_regular_file(candidate, ignored)) return candidate.string();
-  }
-  return next_to.string();
+/** `name` in `directory`, written as the reader and the preprocessor compare paths. */
+std::filesystem::path joined(const std::filesystem::path& directory, std::string_view name) {
+  return (directory / std::filesystem::path(name)).lexically_normal();
 }
 
-/** The quoted name of an `#include "name"` line (spaces allowed around `#` and `include`). */
-std::optional<std::string_view> quoted_include(std::string_view line) {
+/** The first of `directories` that has `name`, in their order (nvcc's and GCC's `-I`). */
+std::optional<std::string> in_directories(std::string_view name, const std::vector<std::string>& directories) {
+  std::error_code ignored;
+  for (const std::string& directory : directories) {
+    const std::filesystem::path candidate = joined(directory, name);
+    if (std::filesystem::is_regular_file(candidate, ignored)) return candidate.string();
+  }
+  return std::nullopt;
+}
+
+/** The header an `#include` line names. */
+struct IncludeLine {
+  std::string_view name;
+  bool quoted = false; ///< `"name"`; else `<name>`
+};
+
+/** The name of an `#include "name"` or `#include <name>` line (spaces allowed around `#` and
+ *  `include`). */
+std::optional<IncludeLine> include_line(std::string_view line) {
   size_t i = line.find_first_not_of(" \t");
   if (i == std::string_view::npos || line[i] != '#') return std::nullopt;
   i = line.find_first_not_of(" \t", i + 1);
   if (i == std::string_view::npos || line.substr(i, 7) != "include") return std::nullopt;
   i = line.find_first_not_of(" \t", i + 7);
-  if (i == std::string_view::npos || line[i] != '"') return std::nullopt;
-  const size_t close = line.find('"', i + 1);
+  if (i == std::string_view::npos || (line[i] != '"' && line[i] != '<')) return std::nullopt;
+  const bool quoted = line[i] == '"';
+  const size_t close = line.find(quoted ? '"' : '>', i + 1);
   if (close == std::string_view::npos || close == i + 1) return std::nullopt;
-  return line.substr(i + 1, close - i - 1);
+  return IncludeLine{line.substr(i + 1, close - i - 1), quoted};
 }
 
 /** The header part read from `path`, if any (part 0, the kernel file, is not a header). */
@@ -47,6 +57,17 @@ std::optional<uint32_t> part_with_path(const SourceFile& file, const std::string
 
 } // namespace
 
+std::optional<std::string> resolve_include(const std::string& from_path, std::string_view name, bool quoted,
+                                           const std::vector<std::string>& include_directories) {
+  // GCC manual, "Search Path": `<name>` is looked for in the -I directories (then the system
+  // ones, whose headers are built in here); `"name"` first in the including file's directory.
+  if (!quoted) return in_directories(name, include_directories);
+  const std::filesystem::path next_to = joined(std::filesystem::path(from_path).parent_path(), name);
+  std::error_code ignored;
+  if (include_directories.empty() || std::filesystem::is_regular_file(next_to, ignored)) return next_to.string();
+  return in_directories(name, include_directories).value_or(next_to.string());
+}
+
 void read_included_files(SourceFile& file, const std::vector<std::string>& include_directories) {
   uint64_t bytes = 0;
   // Parts are scanned in the order they were read; each adds the headers it names.
@@ -56,23 +77,24 @@ void read_included_files(SourceFile& file, const std::vector<std::string>& inclu
     for (size_t start = 0; start < text.size();) {
       size_t end = text.find('\n', start);
       if (end == std::string_view::npos) end = text.size();
-      const std::optional<std::string_view> name = quoted_include(std::string_view(text).substr(start, end - start));
+      const std::optional<IncludeLine> line = include_line(std::string_view(text).substr(start, end - start));
       start = end + 1;
-      if (!name) continue;
-      const std::string path = resolve(part.path, *name, include_directories);
-      if (part_with_path(file, path)) continue; // read already
+      if (!line) continue;
+      const std::optional<std::string> path = resolve_include(part.path, line->name, line->quoted, include_directories);
+      if (!path || part_with_path(file, *path)) continue; // a system header, or read already
       if (file.parts().size() > kMaxIncludedFiles) return; // part 0 is the kernel file, not a header
       std::string header, error; // the preprocessor reports a header it cannot find
-      if (!read_file_text(path, header, error, kMaxIncludedBytes - bytes)) continue;
+      if (!read_file_text(*path, header, error, kMaxIncludedBytes - bytes)) continue;
       bytes += header.size();
-      file.add_part(path, header);
+      file.add_part(*path, header);
     }
   }
 }
 
-std::optional<uint32_t> included_part(const SourceFile& file, uint32_t from, std::string_view name,
+std::optional<uint32_t> included_part(const SourceFile& file, uint32_t from, std::string_view name, bool quoted,
                                       const std::vector<std::string>& include_directories) {
-  return part_with_path(file, resolve(file.path_of(from), name, include_directories));
+  const std::optional<std::string> path = resolve_include(file.path_of(from), name, quoted, include_directories);
+  return path ? part_with_path(file, *path) : std::nullopt;
 }
 
 bool is_cuda_or_system_header(std::string_view name) {

@@ -4,6 +4,7 @@
 #include "fencelab/frontend/include_files.h"
 
 #include <algorithm>
+#include <optional>
 #include <string>
 
 namespace fencelab {
@@ -61,28 +62,39 @@ void Preprocessor::process(const std::vector<Token>& tokens, std::vector<Token>&
   }
 }
 
+std::optional<Preprocessor::HeaderName> Preprocessor::header_name(const std::vector<Token>& tokens, size_t begin,
+                                                                    size_t end) const {
+  if (begin >= end) return std::nullopt;
+  const Token& first = tokens[begin];
+  if (first.kind == TokenKind::StringLiteral)
+    return HeaderName{first.text.substr(1, first.text.size() >= 2 ? first.text.size() - 2 : 0), first.range, true};
+  if (first.kind != TokenKind::Less) return std::nullopt;
+  // `<name>` is the text as written up to the first `>` (C11 6.10.2p2: a header name, not
+  // tokens), as read_included_files takes it from the line.
+  for (size_t k = begin + 1; k < end; ++k) {
+    if (tokens[k].text.empty() || tokens[k].text.front() != '>') continue;
+    if (tokens[k].range.begin <= first.range.end) return std::nullopt; // `<>`
+    return HeaderName{m_source->slice({first.range.end, tokens[k].range.begin}), {first.range.begin, tokens[k].range.end},
+                      false};
+  }
+  return std::nullopt;
+}
+
 void Preprocessor::include(const std::vector<Token>& tokens, size_t begin, size_t end) {
-  // `#include <name>` (system and CUDA headers) is not read; neither is anything without the
-  // file it came from.
-  if (begin + 2 >= end || tokens[begin + 2].kind != TokenKind::StringLiteral || m_source == nullptr ||
-      m_out == nullptr || m_exhausted)
-    return;
-  const Token& quoted = tokens[begin + 2];
-  const std::string_view name = quoted.text.substr(1, quoted.text.size() >= 2 ? quoted.text.size() - 2 : 0);
-  const uint32_t from = m_source->part_of(quoted.range.begin);
-  const std::optional<uint32_t> part = included_part(*m_source, from, name, m_include_directories);
+  // Nothing is read without the file the line came from, nor a computed `#include MACRO`.
+  if (m_source == nullptr || m_out == nullptr || m_exhausted) return;
+  const std::optional<HeaderName> header = header_name(tokens, begin + 2, end);
+  if (!header) return;
+  const std::string_view name = header->name;
+  const uint32_t from = m_source->part_of(header->range.begin);
+  const std::optional<uint32_t> part = included_part(*m_source, from, name, header->quoted, m_include_directories);
   if (!part) {
-    if (!is_cuda_or_system_header(name))
-      m_diagnostics.warning(quoted.range, "cannot read the included file '" + std::string(name) + "' (looked for it next to " +
-                                              m_source->path_of(from) +
-                                              (m_include_directories.empty() ? std::string(" only; give its directory with -I DIR")
-                                                                             : std::string(" and in the -I directories")) +
-                                              "): what it declares is missing");
+    report_unread(*header, from);
     return;
   }
   if (std::find(m_once.begin(), m_once.end(), *part) != m_once.end()) return;
   if (m_include_depth >= kMaxIncludeDepth) {
-    m_diagnostics.error(quoted.range, "#include nested more than " + std::to_string(kMaxIncludeDepth) +
+    m_diagnostics.error(header->range, "#include nested more than " + std::to_string(kMaxIncludeDepth) +
                                           " levels deep (a header that includes itself?)");
     m_exhausted = true; // the tokens are incomplete: parsing them would only add errors
     return;
@@ -97,6 +109,26 @@ void Preprocessor::include(const std::vector<Token>& tokens, size_t begin, size_
     if (!m_exhausted) m_diagnostics.error(m_conditionals.back().range, "unterminated conditional directive (missing #endif)");
     m_conditionals.pop_back();
   }
+}
+
+void Preprocessor::report_unread(const HeaderName& header, uint32_t from) {
+  const std::string name(header.name);
+  if (!header.quoted) {
+    // `<name>` in no -I directory is a system or CUDA header, built in (no warning); one found
+    // there was left out by read_included_files' limits.
+    const std::optional<std::string> path =
+        resolve_include(m_source->path_of(from), name, false, m_include_directories);
+    if (path)
+      m_diagnostics.warning(header.range, "cannot read the included file '" + name + "' (found in the -I directories as " +
+                                              *path + "): what it declares is missing");
+    return;
+  }
+  if (is_cuda_or_system_header(name)) return;
+  m_diagnostics.warning(header.range, "cannot read the included file '" + name + "' (looked for it next to " +
+                                          m_source->path_of(from) +
+                                          (m_include_directories.empty() ? std::string(" only; give its directory with -I DIR")
+                                                                         : std::string(" and in the -I directories")) +
+                                          "): what it declares is missing");
 }
 
 void Preprocessor::define_from_command_line(const std::string& definition) {

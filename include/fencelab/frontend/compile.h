@@ -14,8 +14,9 @@ namespace fencelab {
 struct CompileOptions {
   std::string kernel;               ///< `--kernel NAME`: the __global__ function, over //@ kernel
   std::vector<std::string> defines; ///< `-D NAME` or `-D NAME=VALUE`, defined before the file
-  /** `-I DIR`: where `#include "name"` looks after the including file's directory, in order
-   *  (the headers themselves are read with the file: read_included_files, include_files.h). */
+  /** `-I DIR`: where `#include "name"` looks after the including file's directory, and
+   *  `#include <name>` looks, in order (the headers themselves are read with the file:
+   *  read_included_files, include_files.h). */
   std::vector<std::string> include_directories;
 };
 

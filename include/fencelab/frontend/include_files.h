@@ -1,10 +1,12 @@
-// Project headers: the files a kernel file names in `#include "name"`.
+// Project headers: the files a kernel file names in `#include "name"`, and in `#include <name>`
+// where an `-I` directory has them.
 //
 // They are read before lexing, as parts of the kernel's SourceFile (support/source.h), and the
-// preprocessor lexes a part where its `#include` line stands (C11 6.10.2). A quoted name is
-// looked up next to the file that includes it, then in the `-I` directories in their order, as
-// nvcc does. `#include <name>` (a system or CUDA header) is not read: what device code needs of
-// CUDA's headers is built into the language here.
+// preprocessor lexes a part where its `#include` line stands (C11 6.10.2). Names are looked up
+// as nvcc and GCC do (GCC manual, "Search Path"): a quoted name next to the file that includes
+// it, then in the `-I` directories in their order; an angled name in the `-I` directories only.
+// An angled name in none of them is a system or CUDA header (`<cstdio>`, `<cuda_runtime.h>`) and
+// is not read: what device code needs of CUDA's headers is built into the language here.
 #pragma once
 
 #include "fencelab/support/source.h"
@@ -22,15 +24,23 @@ namespace fencelab {
 inline constexpr uint32_t kMaxIncludedFiles = 256;
 inline constexpr uint32_t kMaxIncludedBytes = 16u << 20;
 
-/** Reads the headers that `file` includes with `#include "name"`, and the ones they include, as
- *  parts of `file`; a name is looked for next to the including file, then in each of
- *  `include_directories`. A header that cannot be read is left out (the preprocessor reports
- *  it). */
+/** The file that `#include "name"` (`quoted`) or `#include <name>` in the file at `from_path`
+ *  names. Quoted: next to that file if it is there, else in the first of `include_directories`
+ *  that has it, else (found nowhere) next to that file. Angled: in the first of
+ *  `include_directories` that has it, never next to that file; none if none has it (a system
+ *  header). The reader and the preprocessor both look names up here, so they agree. */
+std::optional<std::string> resolve_include(const std::string& from_path, std::string_view name, bool quoted,
+                                           const std::vector<std::string>& include_directories);
+
+/** Reads the headers that `file` includes (resolve_include: every quoted name, and the angled
+ *  names found in `include_directories`), and the ones they include, as parts of `file`. A
+ *  header that cannot be read is left out (the preprocessor reports it). */
 void read_included_files(SourceFile& file, const std::vector<std::string>& include_directories = {});
 
-/** The part that `#include "name"` in part `from` of `file` refers to, if it was read (looked
- *  up as read_included_files did, with the same directories). */
-std::optional<uint32_t> included_part(const SourceFile& file, uint32_t from, std::string_view name,
+/** The part that `#include "name"` (`quoted`) or `#include <name>` in part `from` of `file`
+ *  refers to, if it was read (looked up as read_included_files did, with the same
+ *  directories). */
+std::optional<uint32_t> included_part(const SourceFile& file, uint32_t from, std::string_view name, bool quoted,
                                       const std::vector<std::string>& include_directories = {});
 
 /** CUDA's and C's own headers that kernel files name in quotes (`#include "cuda_runtime.h"`):

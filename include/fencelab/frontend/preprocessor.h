@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <deque>
 #include <functional>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -15,8 +16,9 @@ namespace fencelab {
 /**
  * Handles `#define NAME tokens` and `#define NAME(params) tokens` (function-like, with `...`
  * and `#param`; `##` is not supported), `#undef`, `#ifdef`/`#ifndef`/`#if EXPR`/`#elif EXPR`/
- * `#else`/`#endif`, `#include "name"` of a project header read with the file (include_files.h;
- * `#pragma once` is honoured), and ignores `#include <name>` and other `#pragma`s. Expanded
+ * `#else`/`#endif`, `#include "name"` of a project header read with the file, and
+ * `#include <name>` of one found in an `-I` directory (include_files.h; `#pragma once` is
+ * honoured), and ignores other `#include <name>`s (system headers) and `#pragma`s. Expanded
  * tokens keep their definition's
  * spelling and take the range of the macro's use; a macro's arguments keep their own.
  *
@@ -50,8 +52,8 @@ public:
   /** `-D NAME` (defined as 1) or `-D NAME=VALUE`, as if `#define NAME VALUE` began the file.
    *  NAME must be an identifier (the command line checks it). */
   void define_from_command_line(const std::string& definition);
-  /** `-I` directories: where the headers were looked for after the including file's own
-   *  directory (read_included_files), so that `#include` finds the same part. */
+  /** `-I` directories: where the headers were looked for (read_included_files), so that
+   *  `#include` finds the same part. */
   void set_include_directories(std::vector<std::string> directories) { m_include_directories = std::move(directories); }
   /** Expands macros in tokens without `#` lines (directive comments). */
   std::vector<Token> expand(const std::vector<Token>& tokens);
@@ -73,8 +75,20 @@ private:
   void process(const std::vector<Token>& tokens, std::vector<Token>& out);
   /** Processes one `#` line, tokens [begin, end). */
   void directive(const std::vector<Token>& tokens, size_t begin, size_t end);
-  /** `#include "name"`: the header's tokens, processed, where the line stands (C11 6.10.2p3). */
+  /** The header an `#include` line names: `"name"` or `<name>`, and the range of either. */
+  struct HeaderName {
+    std::string_view name;
+    SourceRange range;
+    bool quoted = false; ///< `"name"`; else `<name>`
+  };
+  /** The header name that tokens [begin, end) of an `#include` line start with, if any. */
+  std::optional<HeaderName> header_name(const std::vector<Token>& tokens, size_t begin, size_t end) const;
+  /** `#include "name"`, or `<name>` found in an `-I` directory: the header's tokens, processed,
+   *  where the line stands (C11 6.10.2p3). */
   void include(const std::vector<Token>& tokens, size_t begin, size_t end);
+  /** Warns that the header of an `#include` line was not read, unless it is a system or CUDA
+   *  header: an angled name in no `-I` directory, or one of CUDA's own names in quotes. */
+  void report_unread(const HeaderName& header, uint32_t from);
   void define(const std::vector<Token>& tokens, size_t begin, size_t end);
   /** Evaluates the condition of `#if`/`#elif` (preprocessor_if.cpp); false (reported) if
    *  malformed. */
