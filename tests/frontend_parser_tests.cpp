@@ -286,6 +286,21 @@ int main(int argc, char** argv) {
   CHECK(parsed->unit.host_code.size() == 13);
 }
 
+// FDTD3d: a header declares the host functions that the file then defines.
+TEST_CASE("parser: the host-code note names a function declared and defined once", "[frontend][parser]") {
+  auto parsed = parse(R"(
+bool setup(int *result);
+void run(float *out);
+__global__ void k(int *p) { *p = 1; }
+bool setup(int *result) { *result = 1; return true; }
+void run(float *out) { k<<<1, 1>>>(0); }
+)");
+  const std::vector<std::string> messages = messages_of(*parsed);
+  REQUIRE(messages.size() == 1);
+  CHECK(messages[0] == "host code skipped (4 declarations: setup(), run()): only device code runs here");
+  CHECK(parsed->unit.host_code.size() == 4);
+}
+
 TEST_CASE("parser: deep nesting is an error, not a stack overflow", "[frontend][parser]") {
   std::string deep(100000, '(');
   DiagnosticSink sink;

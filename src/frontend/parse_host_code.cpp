@@ -12,6 +12,7 @@
 // skipped; a use of it from device code gets a message naming it as host code.
 #include "fencelab/frontend/parser.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 
 namespace fencelab {
@@ -127,17 +128,22 @@ bool Parser::skip_host_declaration(TranslationUnit& unit) {
 
 void Parser::note_host_code(const TranslationUnit& unit) {
   if (unit.host_code.empty()) return;
+  // Each name once, in the order first met: a function declared in a header and defined in
+  // the file is one name (FDTD3d listed `fdtdGPU()` twice).
   std::vector<std::string> names;
-  for (const HostDeclaration& d : unit.host_code)
-    if (!d.name.empty()) names.push_back(d.function ? d.name + "()" : d.name);
+  for (const HostDeclaration& d : unit.host_code) {
+    if (d.name.empty()) continue;
+    std::string name = d.function ? d.name + "()" : d.name;
+    if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(std::move(name));
+  }
   const size_t shown = std::min<size_t>(names.size(), 6);
   std::string list;
   for (size_t i = 0; i < shown; ++i) list += (i ? ", " : "") + names[i];
   if (names.size() > shown) list += fmt::format(" and {} more", names.size() - shown);
+  const size_t count = unit.host_code.size();
   m_diagnostics.note(unit.host_code.front().range,
-                     fmt::format("host code skipped ({} declaration{}{}): only device code runs here",
-                                 unit.host_code.size(), unit.host_code.size() == 1 ? "" : "s",
-                                 list.empty() ? "" : ": " + list));
+                     fmt::format("host code skipped ({} declaration{}{}): only device code runs here", count,
+                                 count == 1 ? "" : "s", list.empty() ? "" : ": " + list));
 }
 
 } // namespace fencelab
