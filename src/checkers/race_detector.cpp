@@ -24,12 +24,22 @@ Scope effective_scope(AccessMode mode, Scope scope) { return mode == AccessMode:
 
 RaceDetector::RaceDetector(const Program& program) : m_program(program) {
   m_threads_per_block = static_cast<uint32_t>(program.launch.block.total());
-  m_enabled = program.launch.grid.total() * program.launch.block.total() < kMaxThreads;
+  const uint64_t threads = program.launch.grid.total() * program.launch.block.total();
+  m_enabled = threads < kMaxThreads;
+  m_dense = threads <= kDenseThreads;
+  if (m_dense) {
+    m_dense_states.resize(threads);
+    m_dense_epochs.assign(threads, 0);
+  }
 }
 
 void RaceDetector::begin_execution() {
-  m_states.clear();
-  m_cached_index = kNoThread;
+  if (m_dense) {
+    ++m_epoch; // every state reads as new
+  } else {
+    m_states.clear();
+    m_cached_index = kNoThread;
+  }
   m_shadow.begin_execution();
   m_releases.clear();
 }
@@ -84,8 +94,15 @@ uint32_t RaceDetector::intern_site(const Site& site) {
   return it->second;
 }
 
-RaceDetector::ThreadState& RaceDetector::state(ThreadId id) {
-  const uint32_t index = index_of(id);
+RaceDetector::ThreadState& RaceDetector::state_at(uint32_t index) {
+  if (m_dense) {
+    ThreadState& state = m_dense_states[index];
+    if (m_dense_epochs[index] != m_epoch) {
+      state = ThreadState{};
+      m_dense_epochs[index] = m_epoch;
+    }
+    return state;
+  }
   if (index != m_cached_index) {
     m_cached_state = &m_states[index];
     m_cached_index = index;
@@ -94,7 +111,12 @@ RaceDetector::ThreadState& RaceDetector::state(ThreadId id) {
 }
 
 void RaceDetector::forget_thread(ThreadId id) {
-  m_states.erase(index_of(id));
+  const uint32_t index = index_of(id);
+  if (m_dense) {
+    m_dense_epochs[index] = 0; // a thread index does not come back within an execution
+    return;
+  }
+  m_states.erase(index);
   m_cached_index = kNoThread; // erasure moves entries
 }
 
@@ -153,13 +175,12 @@ void RaceDetector::on_barrier(const Event& event) {
   if (event.waiting.empty()) return;
   // Each participant's state is looked up once: with room made first, inserting a state that
   // a participant lacks moves no other, so the pointers stay valid through both passes.
-  m_states.reserve(m_states.size() + event.waiting.size());
-  m_cached_index = kNoThread;
+  if (!m_dense) m_states.reserve(m_states.size() + event.waiting.size());
   m_barrier_states.clear();
   m_barrier_owns.clear(); // (index in the block, own entry)
   for (const auto& [id, range] : event.waiting) {
     const uint32_t index = index_of(id);
-    m_barrier_states.push_back(&m_states[index]);
+    m_barrier_states.push_back(&state_at(index));
     m_barrier_owns.emplace_back(index % m_threads_per_block, m_barrier_states.back()->clocks.own);
   }
   Clocks joined = m_barrier_states.front()->clocks;

@@ -85,7 +85,8 @@ private:
   uint32_t index_of(ThreadId id) const;
   /** The thread's state, made when it first acts. Valid until the next call for another
    *  thread or forget_thread. */
-  ThreadState& state(ThreadId id);
+  ThreadState& state(ThreadId id) { return state_at(index_of(id)); }
+  ThreadState& state_at(uint32_t index);
   /** An exited thread: its state goes. */
   void forget_thread(ThreadId id);
   /** `into` learns what `release` knew (joined, and the releasing thread's own entry). */
@@ -121,6 +122,15 @@ private:
   const Program& m_program;
   bool m_enabled = true;
   uint32_t m_threads_per_block = 1;
+  /** Threads' states. A grid of up to kDenseThreads threads keeps one per thread in a table,
+   *  stamped with the execution it belongs to, so that a thread's first event and its exit
+   *  cost no hashing; a larger one keeps those of the threads started and not exited, by dense
+   *  index, in m_states (memory bounded by the resident threads). */
+  static constexpr uint64_t kDenseThreads = 4096;
+  bool m_dense = false;
+  std::vector<ThreadState> m_dense_states;
+  std::vector<uint64_t> m_dense_epochs; ///< the execution each state is of (0: none)
+  uint64_t m_epoch = 1;
   FlatMap<uint32_t, ThreadState> m_states; ///< by dense index: threads started, not exited
   /** The state last asked for (state()), where consecutive events of one thread find it. */
   static constexpr uint32_t kNoThread = ~0u;
