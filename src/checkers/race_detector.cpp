@@ -173,8 +173,9 @@ void RaceDetector::on_fence(const Event& event) {
 // entries one past what the others now know of them.
 void RaceDetector::on_barrier(const Event& event) {
   if (event.waiting.empty()) return;
-  // Each participant's state is looked up once: with room made first, inserting a state that
-  // a participant lacks moves no other, so the pointers stay valid through both passes.
+  // Each participant's state is looked up once. In the map, room is made first, so inserting a
+  // state that a participant lacks moves no other and the pointers stay valid through both
+  // passes; the table of a small grid never moves.
   if (!m_dense) m_states.reserve(m_states.size() + event.waiting.size());
   m_barrier_states.clear();
   m_barrier_owns.clear(); // (index in the block, own entry)
@@ -321,11 +322,14 @@ void RaceDetector::check_pair(const ThreadState& t, const ShadowAccess& earlier_
   RaceKey key{kind, both_marked, object, earlier.range, now.range};
   if (key.second.begin < key.first.begin || (key.second.begin == key.first.begin && key.second.end < key.first.end))
     std::swap(key.first, key.second);
-  const auto known = m_known.find(key);
-  const uint32_t at = known != m_known.end() ? known->second
-                                             : report_race(key, earlier_access, now_access, object, index, catalogue);
+  uint32_t at;
+  if (const auto known = m_known.find(key); known != m_known.end()) {
+    at = known->second;
+    catalogue.note(at);
+  } else {
+    at = report_race(key, earlier_access, now_access, object, index, catalogue);
+  }
   recent = RecentRace{earlier_access.site, now_access.site, object, kind, at + 1};
-  if (known != m_known.end()) catalogue.note(at);
 }
 
 uint32_t RaceDetector::report_race(const RaceKey& key, const ShadowAccess& earlier_access, const ShadowAccess& now_access,

@@ -13,8 +13,9 @@
 // race that those clocks order is a *scoped* race (synchronization existed, its scope was too
 // narrow), as is a pair of atomics whose scope does not cover both threads.
 //
-// Memory: clocks are shared per block until they differ (vector_clock.h), and only threads that
-// have started and not exited have a state, so a grid of a million threads is checked in memory
+// Memory: clocks are shared per block until they differ (vector_clock.h), and in a grid of more
+// than 4,096 threads only threads that have started and not exited have a state (smaller grids
+// keep a table of all of theirs), so a grid of a million threads is checked in memory
 // proportional to its resident threads and the locations it touches.
 #pragma once
 
