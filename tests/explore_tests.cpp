@@ -79,6 +79,47 @@ TEST_CASE("every witness token replays to its outcome", "[explore][replay]") {
   }
 }
 
+// docs/architecture.md, "Awaiting spins".
+TEST_CASE("under the reduction a spinning thread reads once per execution, and its witnesses replay",
+          "[explore][reduction][replay]") {
+  Kernel k = kernel_from_text(R"(
+//@ launch grid=1 block=2
+//@ observe r
+__device__ int flag = 0;
+__device__ int r = 0;
+__global__ void k() {
+  if (threadIdx.x == 0) { while (atomicAdd(&flag, 0) != 3) { } r = 1; }
+  else { atomicExch(&flag, 1); atomicExch(&flag, 2); atomicExch(&flag, 3); }
+}
+)");
+  for (const char* name : {"sc", "gpu"}) {
+    INFO(name);
+    auto model = create_model(name);
+    ExhaustiveOptions every_order;
+    every_order.reduction = Reduction::None;
+    const ExplorationResult full = explore_exhaustive(*k.machine, *model, every_order);
+    const ExplorationResult reduced = explore_exhaustive(*k.machine, *model, {});
+    REQUIRE(full.complete);
+    REQUIRE(reduced.complete);
+    // Without awaiting, the waiter reads again after each store or not: 2^3 orders. With it,
+    // its one read comes before the first store, between two, or after the last: 4, of which
+    // the first 3 resume it at their end.
+    CHECK(full.executions == 8);
+    CHECK(reduced.executions == 4);
+    CHECK(reduced.awaits_released == 3);
+    CHECK(outcome_strings(k.program(), full) == outcome_strings(k.program(), reduced));
+    for (const OutcomeCount& o : reduced.outcomes) {
+      ReplayError error;
+      const auto decoded = ReplayToken::decode(o.witness.encode(), error.message);
+      REQUIRE(decoded);
+      const auto execution = replay(*k.machine, *model, *decoded, nullptr, error);
+      REQUIRE(execution);
+      CHECK(execution->outcome == o.outcome);
+      CHECK(execution->awaits_released == decoded->awaits);
+    }
+  }
+}
+
 TEST_CASE("replay refuses a token that does not fit", "[replay]") {
   Kernel k = kernel_from_text(kWriteReadXY);
   auto model = create_model("sc");
@@ -159,7 +200,15 @@ TEST_CASE("replay tokens round-trip", "[replay]") {
   CHECK(ReplayToken{"sc", {0, 0, 0, 0, 1}}.encode() == "sc:0[4]1");
   CHECK(ReplayToken{"sc", {0, 0, 0, 0, 0, 1, 0, 0, 0}}.encode() == "sc:0[5]10[3]");
   CHECK(ReplayToken{"gpu", {10, 40}}.encode() == "gpu:a{40}");
+  ReplayToken awaited{"gpu", {0, 1}};
+  awaited.awaits = true;
+  CHECK(awaited.encode() == "gpu+awaits:01");
   std::string error;
+  const auto back = ReplayToken::decode("gpu+awaits:01", error);
+  REQUIRE(back);
+  CHECK(back->model == "gpu");
+  CHECK(back->awaits);
+  CHECK_FALSE(ReplayToken::decode("gpu:01", error)->awaits);
   CHECK_FALSE(ReplayToken::decode("0101", error));
   CHECK_FALSE(ReplayToken::decode("sc:0{x}", error));
   CHECK_FALSE(ReplayToken::decode("sc:[3]", error));

@@ -48,6 +48,7 @@ void DporChoices::start_execution() {
   m_in_step = false;
   m_schedule_pending = false;
   m_abandoned = false;
+  m_released = false;
   m_taken.clear();
   m_order_seen.clear();
 }
@@ -113,7 +114,19 @@ void DporChoices::schedule_point(std::span<const ActorId> actors) {
   m_in_step = true;
 }
 
+void DporChoices::awaits_released() {
+  close_step();
+  m_schedule_pending = false;
+  m_released = true;
+}
+
 uint32_t DporChoices::choose(uint32_t options, ChoiceKind kind, uint32_t) {
+  // Past the release every decision takes its first option: the tail only finishes an
+  // execution whose analysed part ended at the release (ChoiceSource::awaits_spins).
+  if (m_released) {
+    m_taken.push_back(0);
+    return 0;
+  }
   if (kind == ChoiceKind::Schedule && m_schedule_pending) {
     m_schedule_pending = false;
     const uint32_t c = m_abandoned ? 0 : std::min(m_stack[m_position - 1].chosen, options - 1);
@@ -218,7 +231,7 @@ void DporChoices::finish_execution(const ExecutionResult& result) {
   // A step that ends the execution (a runtime error, the step limit) disables every other
   // actor: whatever they would have done first is explored by scheduling each of them there.
   const ExecutionStatus status = result.outcome.status;
-  if (!m_abandoned && !m_steps.empty() &&
+  if (!m_abandoned && !m_released && !m_steps.empty() &&
       (status == ExecutionStatus::RuntimeError || status == ExecutionStatus::StepLimit)) {
     Entry& last = m_stack[m_steps.back().entry];
     for (const ActorId& actor : last.enabled)

@@ -30,6 +30,8 @@ class DporChoices final : public InterruptibleChoices {
 public:
   uint32_t choose(uint32_t options, ChoiceKind kind, uint32_t common) override;
   bool records_footprints() const override { return true; }
+  bool awaits_spins() const override { return true; }
+  void awaits_released() override;
   void schedule_point(std::span<const ActorId> actors) override;
   void touch(const ObjectId& object, bool write) override;
   void touch_commuting(const ObjectId& object, uint32_t kind) override;
@@ -151,6 +153,9 @@ private:
   bool m_in_step = false;
   bool m_schedule_pending = false; ///< a scheduling point whose choose() is still to come
   bool m_abandoned = false;
+  /** The Machine resumed awaiting threads (awaits_released): the rest of the execution is not
+   *  analysed, and its decisions take their first option. */
+  bool m_released = false;
   std::vector<uint32_t> m_taken;
   std::vector<ActorId> m_guide; ///< actors to prefer at the next new scheduling points, in order
   /** Objects whose commuting updates a read told apart in this execution: writes here. */

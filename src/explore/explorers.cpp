@@ -67,7 +67,8 @@ private:
 
 class ReplayChoices final : public ChoiceSource {
 public:
-  explicit ReplayChoices(const std::vector<uint32_t>& choices) : m_choices(choices) {}
+  ReplayChoices(const std::vector<uint32_t>& choices, bool awaits) : m_choices(choices), m_awaits(awaits) {}
+  bool awaits_spins() const override { return m_awaits; }
   uint32_t choose(uint32_t options, ChoiceKind kind, uint32_t) override {
     if (m_position >= m_choices.size()) {
       if (m_error.empty())
@@ -89,6 +90,7 @@ public:
 
 private:
   const std::vector<uint32_t>& m_choices;
+  bool m_awaits = false;
   size_t m_position = 0;
   std::string m_error;
 };
@@ -124,8 +126,11 @@ void explore_depth_first(Machine& machine, MemoryModel& model, const ExhaustiveO
       if (options.checkers) options.checkers->discard_execution(); // a repeat of explored executions
       if (choices.stop_reason().empty()) ++result.abandoned; // else cut off by the limit below
     } else {
-      table.add(execution, choices.taken(), result.model);
-      if (options.checkers) table.add_reports(options.checkers->catalogue(), choices.taken(), result.model);
+      ReplayToken witness{result.model, choices.taken()};
+      witness.awaits = execution.awaits_released; // replayed with spins awaited, as run
+      table.add(execution, witness);
+      if (options.checkers) table.add_reports(options.checkers->catalogue(), witness);
+      if (execution.awaits_released) ++result.awaits_released;
       result.events += execution.events;
       ++result.executions;
     }
@@ -171,7 +176,7 @@ std::optional<ExecutionResult> replay(Machine& machine, MemoryModel& model, cons
     error.message = "the token was made under model '" + token.model + "', not '" + running + "'";
     return std::nullopt;
   }
-  ReplayChoices choices(token.choices);
+  ReplayChoices choices(token.choices, token.awaits);
   ExecutionResult execution = machine.run(model, choices, observer);
   if (!choices.error().empty()) {
     error.message = choices.error();

@@ -27,7 +27,7 @@ void append_choice(std::string& out, uint32_t choice) {
 } // namespace
 
 std::string ReplayToken::encode() const {
-  std::string out = model + ":";
+  std::string out = model + (awaits ? "+awaits:" : ":");
   for (size_t i = 0; i < choices.size();) {
     size_t run = 1;
     while (i + run < choices.size() && choices[i + run] == choices[i]) ++run;
@@ -50,6 +50,11 @@ std::optional<ReplayToken> ReplayToken::decode(std::string_view text, std::strin
   }
   ReplayToken token;
   token.model = std::string(text.substr(0, colon));
+  constexpr std::string_view kAwaits = "+awaits";
+  if (token.model.size() > kAwaits.size() && token.model.ends_with(kAwaits)) {
+    token.model.resize(token.model.size() - kAwaits.size());
+    token.awaits = true;
+  }
   const std::string_view body = text.substr(colon + 1);
   auto read_number = [&](size_t& i, uint32_t& value) {
     const char* begin = body.data() + i;

@@ -129,6 +129,8 @@ const ExecutionResult& Machine::Impl::run(MemoryModel& the_model, ChoiceSource& 
   });
   recording_footprints = choices->records_footprints() && options.warp != WarpMode::Lockstep;
   model->set_footprint_sink(this, recording_footprints);
+  awaiting_spins = choices->awaits_spins() && options.warp != WarpMode::Lockstep;
+  awaits_released = false;
   model->begin_execution(*choices);
   for (uint32_t id = 0; id < layout.object_count(); ++id)
     if (program.memory_objects[id].space != MemorySpace::Shared)
@@ -160,6 +162,7 @@ const ExecutionResult& Machine::Impl::run(MemoryModel& the_model, ChoiceSource& 
     const uint32_t options_count = units + model_steps;
     if (options_count == 0) {
       if (!any_block_active() && next_block >= total_blocks) break; // every thread finished
+      if (awaiting_spins && release_awaits()) continue;
       // No thread can make progress: each waits at a barrier, or spins re-reading memory that
       // nothing will change (DESIGN "Deadlock").
       status = ExecutionStatus::Deadlock;
@@ -221,6 +224,7 @@ const ExecutionResult& Machine::Impl::run(MemoryModel& the_model, ChoiceSource& 
   }
 
   result.events = events;
+  result.awaits_released = awaits_released;
   result.blocked = std::move(blocked);
   result.resident_limit = resident_limit;
   result.first_never_resident = 0;
@@ -282,6 +286,33 @@ const ExecutionResult& Machine::Impl::run(MemoryModel& the_model, ChoiceSource& 
   return result;
 }
 
+bool Machine::Impl::release_awaits() {
+  if (std::none_of(spinning.begin(), spinning.end(), [this](uint32_t slot) { return threads[slot].await_would_retry; }))
+    return false; // every waiting thread would fail again: a true deadlock
+  // From here on the execution runs as without awaiting: waiting threads that can read
+  // something new run again (now, as if they had been slow); the rest wait for a change.
+  awaiting_spins = false;
+  awaits_released = true;
+  if (recording_footprints) {
+    recording_footprints = false;
+    model->set_footprint_sink(this, false);
+  }
+  choices->awaits_released();
+  size_t kept = 0;
+  for (uint32_t slot : spinning) {
+    SimThread& t = threads[slot];
+    if (t.await_would_retry) {
+      t.await_would_retry = false;
+      t.spinning = false;
+      ready.push_back(slot);
+    } else {
+      spinning[kept++] = slot;
+    }
+  }
+  spinning.resize(kept);
+  return true;
+}
+
 void SimThread::reset_for_start() {
   static_assert(std::is_trivially_copyable_v<ThreadRunState>, "a start assigns ThreadRunState whole");
   static const ThreadRunState fresh{}; // copied, not built each time
@@ -291,6 +322,7 @@ void SimThread::reset_for_start() {
   local_arrays.clear();
   fault.reset();
   for (ThreadSnapshot* s : {&loop_state, &last_snapshot, &snapshot, &barrier_snapshot}) s->reset();
+  read_chain.clear();
 }
 
 void Machine::Impl::announce_schedule_point(uint32_t model_steps) {

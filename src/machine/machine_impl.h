@@ -121,6 +121,12 @@ struct ThreadRunState {
   uint64_t events_after_last = ~0ull; ///< visible_events right after the previous one
   bool last_changed_memory = true;
   bool spinning = false;            ///< the pending event repeats a no-op until its location changes
+  /** Awaiting a spin (Machine::Impl::awaiting_spins): the pending read would not repeat the
+   *  failed one (its location changed, or the model lets it read something newer). */
+  bool await_would_retry = false;
+  /** Awaiting spins: the pending read follows read-only reads with no other visible event in
+   *  between (SimThread::read_chain holds the states before them). */
+  bool in_read_chain = false;
   const void* read_site = nullptr;  ///< the expression of the read being performed (set by the interpreter)
 
   // Barrier-loop recognition (Machine::Impl::release_barrier).
@@ -158,6 +164,11 @@ struct SimThread : ThreadRunState {
   ThreadSnapshot last_snapshot;    ///< before the previous load or atomic
   ThreadSnapshot snapshot;         ///< before the pending one
   ThreadSnapshot barrier_snapshot; ///< at its previous barrier arrival
+  /** Awaiting spins only: the states before the latest read-only reads (at most
+   *  kReadChainLength, oldest first) that followed one another with no other visible event,
+   *  for spins whose iteration reads more than once (Machine::Impl::before_read_event). */
+  std::vector<ThreadSnapshot> read_chain;
+  static constexpr size_t kReadChainLength = 4;
 
   /** A new thread's state in this slot: ThreadRunState as constructed, buffers and snapshots
    *  empty (their memory kept), no fault. Identity and fiber are not touched. The caller
@@ -231,6 +242,17 @@ struct Machine::Impl final : FootprintSink {
   /** Whether the ChoiceSource records footprints (partial-order reduction): then every
    *  scheduling point names its options' actors and every touch is forwarded. */
   bool recording_footprints = false;
+  /** The ChoiceSource awaits spins (ChoiceSource::awaits_spins): a thread whose spin iteration
+   *  failed waits for the rest of the execution instead of being woken by a change. */
+  bool awaiting_spins = false;
+  bool awaits_released = false; ///< release_awaits() ran in this execution
+  /** Nothing else can run: resumes the awaiting threads that could read something new and
+   *  ends awaiting for the execution (ChoiceSource::awaits_released). False if there are none. */
+  bool release_awaits();
+  /** Awaiting spins: blocks `thread` if its pending read closes a longer no-op iteration. */
+  void await_longer_iteration(SimThread& thread);
+  /** Awaiting spins: records the state before the read just performed (SimThread::read_chain). */
+  void extend_read_chain(SimThread& thread, bool changed_memory);
   std::vector<ActorId> option_actors; ///< scratch for schedule points
   /** Threads suspended before a visible event, offered to the scheduler in this order. */
   std::vector<uint32_t> ready;

@@ -16,7 +16,13 @@ void Machine::Impl::location_changed(Location location) {
   size_t kept = 0;
   for (uint32_t slot : spinning) {
     SimThread& t = threads[slot];
-    if (t.snapshot.location == location) {
+    if (t.snapshot.location == location && awaiting_spins) {
+      // Awaiting: it stays suspended; this execution is one where it would read again, which
+      // the explorer reaches by ordering this change before its failed read (a race of the
+      // two: the read touched the location's history, this change writes it).
+      t.await_would_retry = true;
+      spinning[kept++] = slot;
+    } else if (t.snapshot.location == location) {
       t.spinning = false;
       ready.push_back(slot);
       touch(ObjectId::thread(slot), true);
@@ -94,18 +100,55 @@ void Machine::Impl::before_read_event(SimThread& thread, EventKind kind, SourceR
   if (same_state) touch(ObjectId::history(location), false);
   thread.spinning = same_state && thread.epoch_after_last == location_epoch(location) &&
                     model->repeat_load_is_determined(thread.ref, location);
+  // Awaiting spins (ChoiceSource::awaits_spins; Kokologiannakis, Ren and Vafeiadis, "Dynamic
+  // Partial Order Reductions for Spinloops", FMCAD 2021): a failed iteration ends the thread's
+  // part in this execution. Where the read could return something else, another execution
+  // has the failed read return it, or come after the change: this one only repeats that.
+  if (awaiting_spins && same_state) {
+    thread.await_would_retry = !thread.spinning;
+    thread.spinning = true;
+  } else if (awaiting_spins) {
+    await_longer_iteration(thread);
+  }
   before_visible_event(thread, kind, range);
   // Scheduled again: if still nothing changed, this read repeats the last one (stutter rule).
   model->require_newer_read(same_state && thread.epoch_after_last == location_epoch(location));
 }
 
+// An iteration of several reads, none writing, with no other visible event (a test-and-test-
+// and-set lock's read and failed atomicCAS) that brought the thread back to the state before
+// its first read did nothing either. Awaited like a one-read iteration, but always as one that
+// would read again: outside awaiting such loops are not recognised (they run on to the step
+// limit if they never pass), so resuming them at the release keeps the executions the same.
+void Machine::Impl::await_longer_iteration(SimThread& thread) {
+  thread.in_read_chain = !thread.last_changed_memory && thread.visible_events == thread.events_after_last;
+  if (!thread.in_read_chain) return;
+  for (const ThreadSnapshot& earlier : thread.read_chain) {
+    if (earlier == thread.snapshot) {
+      thread.spinning = true;
+      thread.await_would_retry = true;
+      return;
+    }
+  }
+}
+
+void Machine::Impl::extend_read_chain(SimThread& thread, bool changed_memory) {
+  if (!thread.in_read_chain || changed_memory) thread.read_chain.clear();
+  if (changed_memory) return;
+  if (thread.read_chain.size() == SimThread::kReadChainLength) thread.read_chain.erase(thread.read_chain.begin());
+  thread.read_chain.push_back(thread.snapshot); // the state before this read
+}
+
 void Machine::Impl::after_read_event(SimThread& thread, bool changed_memory) {
   model->require_newer_read(false);
+  if (awaiting_spins) extend_read_chain(thread, changed_memory);
   std::swap(thread.last_snapshot, thread.snapshot);
   thread.epoch_after_last = watch(thread, thread.last_snapshot.location);
   thread.events_after_last = thread.visible_events;
   thread.last_changed_memory = changed_memory;
   thread.spinning = false;
+  thread.await_would_retry = false;
+  thread.in_read_chain = false;
 }
 
 } // namespace fencelab

@@ -108,6 +108,7 @@ void print_exploration_json(std::ostream& out, const Program& program, const Exp
   if (result.mode == ExplorationMode::Exhaustive) {
     json.key("reduction").value(result.reduction);
     json.key("abandoned").value(result.abandoned);
+    json.key("awaits_released").value(result.awaits_released);
   }
   json.key("events").value(result.events);
   json.key("outcomes").begin_array();

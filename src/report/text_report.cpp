@@ -25,8 +25,12 @@ namespace {
 /** "partial-order reduction: 12 more abandoned as repeats" after `separator`, for a dpor search. */
 std::string reduction_note(const ExplorationResult& r, const char* separator) {
   if (r.reduction != "dpor") return "";
-  if (r.abandoned == 0) return fmt::format("{}partial-order reduction", separator);
-  return fmt::format("{}partial-order reduction: {} more abandoned as repeats", separator, r.abandoned);
+  std::string note = fmt::format("{}partial-order reduction", separator);
+  if (r.abandoned > 0) note += fmt::format(": {} more abandoned as repeats", r.abandoned);
+  if (r.awaits_released > 0)
+    note += fmt::format("{} {} resumed waiting threads at their end", r.abandoned > 0 ? "," : ":",
+                        r.awaits_released);
+  return note;
 }
 
 std::string search_summary(const ExplorationResult& r) {

@@ -59,6 +59,9 @@ struct ExplorationResult {
    *  could only repeat explored ones (not counted in `executions`). */
   std::string reduction;
   uint64_t abandoned = 0;
+  /** Exhaustive mode with the reduction: of `executions`, those that resumed threads waiting
+   *  after a failed spin iteration at their end (ExecutionResult::awaits_released). */
+  uint64_t awaits_released = 0;
 };
 
 struct RandomOptions {

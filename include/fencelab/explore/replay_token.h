@@ -21,6 +21,10 @@ struct ReplayToken {
 
   std::string model;
   std::vector<uint32_t> choices;
+  /** Made with spins awaited (ChoiceSource::awaits_spins) and resumed at the end (the reduction's
+   *  executions that ExecutionResult::awaits_released marks): replayed the same way. Written
+   *  as "+awaits" after the model ("gpu+awaits:0110"). */
+  bool awaits = false;
   /** Where the whole token was written (--witness-dir), for display(); empty: nowhere. */
   std::string saved_to;
 

@@ -40,6 +40,17 @@ public:
   // choose() never sees), who the options' actors are; and between two such points, every
   // object the step taken touched.
   virtual bool records_footprints() const { return false; }
+  /** Whether spins are awaited (not under --warp lockstep). A thread whose spin iteration
+   *  failed (it is about to repeat a read with its private state unchanged, no memory written)
+   *  is then not woken by a change to what it read. The failed read races with that change, so
+   *  the explorer also runs the order where the read comes after it: each spin costs one read
+   *  per execution, not one per value it fails on. Only when nothing else can run are waiting
+   *  threads that could read something new resumed (awaits_released(); ExecutionResult::
+   *  awaits_released): the execution stays one of the kernel's, with those threads slow
+   *  (docs/architecture.md, "Awaiting spins"). */
+  virtual bool awaits_spins() const { return false; }
+  /** The Machine resumed awaiting threads: from here on it records no footprints. */
+  virtual void awaits_released() {}
   virtual void schedule_point(std::span<const ActorId> actors) {}
   virtual void touch(const ObjectId& object, bool write) {}
   /** A commuting update (FootprintSink::touch_commuting); by default a write. */

@@ -104,6 +104,11 @@ struct ExecutionResult {
   uint32_t first_never_resident = 0;
   uint32_t never_resident = 0;
   uint32_t resident_limit = 0; ///< blocks resident at once in this run
+  /** Only where the ChoiceSource awaits spins (ChoiceSource::awaits_spins): the execution came to
+   *  a point where every thread left was suspended after a failed spin iteration, some of them
+   *  able to read something new (their location changed, or the model offers a newer store).
+   *  Those were then resumed, as if they had been slow, and the rest ran without awaiting. */
+  bool awaits_released = false;
 };
 
 /** Linear block indexes [first, first + count) for messages: "block 2" or "blocks 2-5". */
