@@ -28,6 +28,21 @@ std::map<std::string, uint64_t> histogram(const Program& program, const Explorat
   return out;
 }
 
+/** Each outcome's witness, encoded and decoded again, replays to that outcome, and resumes
+ *  waiting threads exactly where it says it does (ReplayToken::awaits). */
+void check_witnesses_replay(Kernel& k, MemoryModel& model, const ExplorationResult& result) {
+  for (const OutcomeCount& o : result.outcomes) {
+    INFO(o.witness.encode());
+    ReplayError error;
+    const auto decoded = ReplayToken::decode(o.witness.encode(), error.message);
+    REQUIRE(decoded);
+    const auto execution = replay(*k.machine, model, *decoded, nullptr, error);
+    REQUIRE(execution);
+    CHECK(execution->outcome == o.outcome);
+    CHECK(execution->awaits_released == decoded->awaits);
+  }
+}
+
 } // namespace
 
 TEST_CASE("exhaustive sc exploration of writeXY/readXY finds exactly the interleavings", "[explore]") {
@@ -67,15 +82,8 @@ TEST_CASE("every witness token replays to its outcome", "[explore][replay]") {
     auto model = create_model("sc");
     const ExplorationResult r = explore_exhaustive(*k.machine, *model, ExhaustiveOptions{3000});
     REQUIRE(!r.outcomes.empty());
-    for (const OutcomeCount& o : r.outcomes) {
-      INFO(file << " " << o.witness.encode());
-      ReplayError error;
-      const auto decoded = ReplayToken::decode(o.witness.encode(), error.message);
-      REQUIRE(decoded);
-      const auto execution = replay(*k.machine, *model, *decoded, nullptr, error);
-      REQUIRE(execution);
-      CHECK(execution->outcome == o.outcome);
-    }
+    INFO(file);
+    check_witnesses_replay(k, *model, r);
   }
 }
 
@@ -108,15 +116,7 @@ __global__ void k() {
     CHECK(reduced.executions == 4);
     CHECK(reduced.awaits_released == 3);
     CHECK(outcome_strings(k.program(), full) == outcome_strings(k.program(), reduced));
-    for (const OutcomeCount& o : reduced.outcomes) {
-      ReplayError error;
-      const auto decoded = ReplayToken::decode(o.witness.encode(), error.message);
-      REQUIRE(decoded);
-      const auto execution = replay(*k.machine, *model, *decoded, nullptr, error);
-      REQUIRE(execution);
-      CHECK(execution->outcome == o.outcome);
-      CHECK(execution->awaits_released == decoded->awaits);
-    }
+    check_witnesses_replay(k, *model, reduced);
   }
 }
 
