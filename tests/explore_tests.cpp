@@ -4,8 +4,10 @@
 #include "fencelab/explore/search_control.h"
 #include "fencelab/machine/memory_model.h"
 #include "fencelab/report/model_verdict.h"
+#include "fencelab/report/report.h"
 #include "machine_helpers.h"
 
+#include <algorithm>
 #include <map>
 
 using namespace fencelab;
@@ -36,10 +38,15 @@ void check_witnesses_replay(Kernel& k, MemoryModel& model, const ExplorationResu
     ReplayError error;
     const auto decoded = ReplayToken::decode(o.witness.encode(), error.message);
     REQUIRE(decoded);
-    const auto execution = replay(*k.machine, model, *decoded, nullptr, error);
+    TraceRecorder trace;
+    const auto execution = replay(*k.machine, model, *decoded, &trace, error);
     REQUIRE(execution);
     CHECK(execution->outcome == o.outcome);
     CHECK(execution->awaits_released == decoded->awaits);
+    // The trace says where waiting threads were resumed (replay --trace prints it).
+    const auto resumed = std::count_if(trace.events().begin(), trace.events().end(),
+                                       [](const Event& e) { return e.kind == EventKind::AwaitsReleased; });
+    CHECK(resumed == (decoded->awaits ? 1 : 0));
   }
 }
 

@@ -20,7 +20,9 @@ namespace fencelab {
 
 namespace {
 
-bool takes_time(EventKind kind) { return kind != EventKind::ModelStep && kind != EventKind::BlockStart; }
+bool takes_time(EventKind kind) {
+  return kind != EventKind::ModelStep && kind != EventKind::BlockStart && kind != EventKind::AwaitsReleased;
+}
 
 uint32_t line_of(const Program& program, SourceRange range) {
   return range.end > 0 ? program.source->position(range.begin).line : 0;

@@ -298,10 +298,12 @@ bool Machine::Impl::release_awaits() {
     model->set_footprint_sink(this, false);
   }
   choices->awaits_released();
+  std::vector<ThreadId> resumed;
   size_t kept = 0;
   for (uint32_t slot : spinning) {
     SimThread& t = threads[slot];
     if (t.await_would_retry) {
+      resumed.push_back(t.ref.id);
       t.await_would_retry = false;
       t.spinning = false;
       ready.push_back(slot);
@@ -310,6 +312,19 @@ bool Machine::Impl::release_awaits() {
     }
   }
   spinning.resize(kept);
+  if (observing()) {
+    std::sort(resumed.begin(), resumed.end());
+    std::vector<std::string> names;
+    for (const ThreadId& id : resumed) names.push_back(id.to_string());
+    Event e;
+    e.kind = EventKind::AwaitsReleased;
+    e.thread = resumed.front();
+    const bool one = names.size() == 1;
+    e.text = fmt::format("{} {} again: {} waited since a spin iteration that failed, and may pass now (the "
+                         "search lets a waiting thread wait until nothing else can run)",
+                         fmt::join(names, ", "), one ? "runs" : "run", one ? "it has" : "each has");
+    emit(std::move(e));
+  }
   return true;
 }
 

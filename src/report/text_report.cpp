@@ -131,11 +131,15 @@ void print_trace_text(std::ostream& out, const Program& program, const std::stri
     case EventKind::BlockStart: what = fmt::format("block {} becomes resident", e.thread.block); break;
     case EventKind::Warp: what = fmt::format("warp   {}", e.text); break;
     case EventKind::Error: what = fmt::format("error: {}", e.text); break;
+    case EventKind::AwaitsReleased: what = fmt::format("resumed: {}", e.text); break;
     }
     const bool numbered = e.kind == EventKind::Load || e.kind == EventKind::Store ||
                           e.kind == EventKind::Atomic || e.kind == EventKind::Fence;
     fmt::print(out, "  {:>4}  {:<9} {:>5}  {}\n", numbered ? fmt::format("{}", ++step) : "",
-               e.kind == EventKind::ModelStep || e.kind == EventKind::BarrierRelease ? "" : e.thread.to_string(),
+               e.kind == EventKind::ModelStep || e.kind == EventKind::BarrierRelease ||
+                       e.kind == EventKind::AwaitsReleased
+                   ? ""
+                   : e.thread.to_string(),
                line, what);
     const bool explained = e.kind == EventKind::Load || e.kind == EventKind::Fence || e.kind == EventKind::Atomic;
     if (!e.text.empty() && explained) fmt::print(out, "  {:>4}  {:<9} {:>5}  ({})\n", "", "", "", e.text);

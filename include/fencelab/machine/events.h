@@ -26,7 +26,8 @@ namespace fencelab {
   X(ModelStep, "model step")                                                                       \
   X(Warp, "warp operation")                                                                        \
   X(BlockStart, "block start")                                                                     \
-  X(Error, "error")
+  X(Error, "error")                                                                                \
+  X(AwaitsReleased, "waiting threads resumed") /* ChoiceSource::awaits_spins; text names them */
 
 enum class EventKind : uint8_t {
 #define X(name, spelling) name,
