@@ -17,9 +17,10 @@ void Machine::Impl::location_changed(Location location) {
   for (uint32_t slot : spinning) {
     SimThread& t = threads[slot];
     if (t.snapshot.location == location && awaiting_spins) {
-      // Awaiting: it stays suspended; this execution is one where it would read again, which
-      // the explorer reaches by ordering this change before its failed read (a race of the
-      // two: the read touched the location's history, this change writes it).
+      // Awaiting: it stays suspended until the release (release_awaits), now as a thread that
+      // could pass. The order with its failed read after this change is another execution,
+      // reached by reversing their race (the read touched the location's history, this
+      // change writes it).
       t.await_would_retry = true;
       spinning[kept++] = slot;
     } else if (t.snapshot.location == location) {
