@@ -160,6 +160,9 @@ TEST_CASE("dpor agrees with the full search on the soak's former failures", "[re
   // atomicCAS spin whose failed attempt before two plain reads was the only order in which the
   // race detector paired them (docs/architecture.md, "Awaiting spins").
   compare_generated(50000008, 1, 20'000, Flavours::Waits);
+  // A last arrival at a barrier taken as an initial of a reversal before a drain that its
+  // release would also have made (without the checkers, tso and gpu; dpor.cpp, reverse_race).
+  compare_generated(60001091, 1, 20'000, Flavours::Waits);
 }
 
 // Hidden from the default run (Catch2's "." tag): tools/reduction-soak runs it with

@@ -462,7 +462,7 @@ void DporChoices::analyse_races() {
 // after one, a barrier release), the state before i is inside a step, where no choice is made:
 // the choice is made before the step, and the step's events up to i are reversed as one block.
 void DporChoices::reverse_race(const Race& race, const std::vector<Clock>& clocks,
-                               const std::vector<uint32_t>& actor_index, uint32_t held_step) {
+                               const std::vector<uint32_t>& actor_index, uint32_t held_step, bool hold_arrivals) {
   const size_t i = race.first;
   const size_t j = race.second;
   // The choice is made before i's step, or, for a barrier release (no choice: it follows the
@@ -517,8 +517,35 @@ void DporChoices::reverse_race(const Race& race, const std::vector<Clock>& clock
   // draining the first by itself lets the exchange come between them).
   for (size_t k = block; k < i; ++k)
     if (m_events[k].forced) visit(k);
-  for (size_t k = i + 1; k < j; ++k)
-    if (!after_block(clocks[k]) && m_events[k].step != held_step) visit(k);
+  // A barrier release follows the arrival that makes it due at once, and drains every buffered
+  // store of the block's threads. Where i is a drain of such a thread's lane, the arrival cannot
+  // be moved before i: there the release would drain i's store with the rest (generator seed
+  // 60,001,091: a last arrival taken as an initial, already explored, whose subtree never
+  // left the other thread's store after i's). Such an arrival, and what follows it, wait.
+  std::vector<size_t> waiting;
+  const ActorId& lane = m_events[i].actor; // i drains it: the release would drain it too
+  auto waits = [&](size_t k, const Clock& past) {
+    if (!hold_arrivals || lane.kind != ObjectKind::BufferLane) return false;
+    for (size_t w : waiting)
+      if (happens_before(past, actor_index[w], w)) return true;
+    const size_t step = m_events[k].step;
+    if (m_first_event[step] != k || step + 1 >= m_steps.size()) return false;
+    const size_t release = step + 1;
+    if (m_steps[release].actor.kind != ObjectKind::Barrier || trigger_of(release) != step) return false;
+    const Footprint& released = m_steps[release].footprint;
+    const auto arrival = std::lower_bound(released.begin(), released.end(), Access{ObjectId::arrival(lane.owner), false});
+    return arrival != released.end() && arrival->object == ObjectId::arrival(lane.owner);
+  };
+  for (size_t k = i + 1; k < j; ++k) {
+    if (after_block(clocks[k]) || m_events[k].step == held_step) continue;
+    if (waits(k, clocks[k])) {
+      waiting.push_back(k);
+      continue;
+    }
+    visit(k);
+  }
+  // j itself needs such an arrival: then the arrival is reversed with the rest, as before.
+  if (!waiting.empty() && waits(j, j_past)) return reverse_race(race, clocks, actor_index, held_step, false);
   visit(j);
 
   for (size_t k : initials) {
