@@ -138,8 +138,8 @@ private:
   };
   /** `held_step`: a step whose events the reversed sequence leaves out (a barrier release
    *  held back behind an arrival the reversal moves after the race's second event).
-   *  `hold_arrivals`: an arrival whose release's events follow the race's first event waits
-   *  too (dpor.cpp), unless the second event needs it. */
+   *  `hold_arrivals`: a last arrival whose release would drain the lane the race's first
+   *  event drains is not moved before it (dpor.cpp), unless the second event needs it. */
   void reverse_race(const Race& race, const std::vector<std::vector<uint32_t>>& clocks,
                     const std::vector<uint32_t>& actor_index, uint32_t held_step = UINT32_MAX,
                     bool hold_arrivals = true);

@@ -298,12 +298,12 @@ bool Machine::Impl::release_awaits() {
     model->set_footprint_sink(this, false);
   }
   choices->awaits_released();
-  std::vector<ThreadId> resumed;
+  std::vector<ThreadId> resumed; // named by the event below, for observers only
   size_t kept = 0;
   for (uint32_t slot : spinning) {
     SimThread& t = threads[slot];
     if (t.await_would_retry) {
-      resumed.push_back(t.ref.id);
+      if (observing()) resumed.push_back(t.ref.id);
       t.await_would_retry = false;
       t.spinning = false;
       ready.push_back(slot);

@@ -16,19 +16,19 @@ void Machine::Impl::location_changed(Location location) {
   size_t kept = 0;
   for (uint32_t slot : spinning) {
     SimThread& t = threads[slot];
-    if (t.snapshot.location == location && awaiting_spins) {
+    if (t.snapshot.location != location) {
+      spinning[kept++] = slot;
+    } else if (awaiting_spins) {
       // Awaiting: it stays suspended until the release (release_awaits), now as a thread that
       // could pass. The order with its failed read after this change is another execution,
       // reached by reversing their race (the read touched the location's history, this
       // change writes it).
       t.await_would_retry = true;
       spinning[kept++] = slot;
-    } else if (t.snapshot.location == location) {
+    } else {
       t.spinning = false;
       ready.push_back(slot);
       touch(ObjectId::thread(slot), true);
-    } else {
-      spinning[kept++] = slot;
     }
   }
   spinning.resize(kept);
@@ -95,8 +95,8 @@ void Machine::Impl::before_read_event(SimThread& thread, EventKind kind, SourceR
   take_snapshot(thread, range, location, thread.read_site, thread.snapshot);
   // The same private state as before the previous read, which changed no memory, with no other
   // visible event since: the iteration between them was a no-op unless `location` changed.
-  const bool same_state = !thread.last_changed_memory && thread.snapshot == thread.last_snapshot &&
-                          thread.visible_events == thread.events_after_last;
+  const bool follows_read_only = !thread.last_changed_memory && thread.visible_events == thread.events_after_last;
+  const bool same_state = follows_read_only && thread.snapshot == thread.last_snapshot;
   // Whether it spins then depends on what `location` holds (only then: otherwise it does not).
   if (same_state) touch(ObjectId::history(location), false);
   thread.spinning = same_state && thread.epoch_after_last == location_epoch(location) &&
@@ -109,6 +109,7 @@ void Machine::Impl::before_read_event(SimThread& thread, EventKind kind, SourceR
     thread.await_would_retry = !thread.spinning;
     thread.spinning = true;
   } else if (awaiting_spins) {
+    thread.in_read_chain = follows_read_only;
     await_longer_iteration(thread);
   }
   before_visible_event(thread, kind, range);
@@ -122,7 +123,6 @@ void Machine::Impl::before_read_event(SimThread& thread, EventKind kind, SourceR
 // would read again: outside awaiting such loops are not recognised (they run on to the step
 // limit if they never pass), so resuming them at the release keeps the executions the same.
 void Machine::Impl::await_longer_iteration(SimThread& thread) {
-  thread.in_read_chain = !thread.last_changed_memory && thread.visible_events == thread.events_after_last;
   if (!thread.in_read_chain) return;
   for (const ThreadSnapshot& earlier : thread.read_chain) {
     if (earlier == thread.snapshot) {
