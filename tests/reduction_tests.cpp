@@ -163,6 +163,9 @@ TEST_CASE("dpor agrees with the full search on the soak's former failures", "[re
   // A last arrival at a barrier taken as an initial of a reversal before a drain that its
   // release would also have made (without the checkers, tso and gpu; dpor.cpp, reverse_race).
   compare_generated(60001091, 1, 20'000, Flavours::Waits);
+  // Updates flavour, gpu: a thread's own commuting update last of two, so that its later read
+  // could not read the one before; in the other order it could (gpu_model.cpp, load).
+  compare_generated(72006235, 1, 20'000, Flavours::Mixed);
 }
 
 // Hidden from the default run (Catch2's "." tag): tools/reduction-soak runs it with
