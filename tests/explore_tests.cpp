@@ -127,6 +127,39 @@ __global__ void k() {
   }
 }
 
+// docs/architecture.md, "Failing values".
+TEST_CASE("under gpu a waiter's stale failing values are one choice, and its witnesses replay",
+          "[explore][reduction][replay]") {
+  Kernel k = kernel_from_text(R"(
+//@ launch grid=1 block=2
+//@ observe r
+__device__ int flag = 0;
+__device__ int r = 0;
+__global__ void k() {
+  if (threadIdx.x == 0) { while (*(volatile int*)&flag != 3) { } r = 1; }
+  else { atomicExch(&flag, 1); atomicExch(&flag, 2); atomicExch(&flag, 3); }
+}
+)");
+  auto model = create_model("gpu");
+  ExhaustiveOptions every_order;
+  every_order.reduction = Reduction::None;
+  every_order.max_executions = 100000;
+  const ExplorationResult full = explore_exhaustive(*k.machine, *model, every_order);
+  const ExplorationResult reduced = explore_exhaustive(*k.machine, *model, {});
+  REQUIRE(full.complete);
+  REQUIRE(reduced.complete);
+  // The waiter's one read after k of the three stores may read any of the k + 1 values from
+  // the initial one on (its view of flag is still the initial value): 1 + 2 + 3 + 4 = 10
+  // orders and values, of which only the newest after the third store passes. The first
+  // failing value explored at each place stands for the others there: one execution per
+  // place, and after the third store the passing one too: 5, the other 5 abandoned.
+  CHECK(reduced.executions == 5);
+  CHECK(reduced.abandoned == 5);
+  CHECK(reduced.awaits_released == 4);
+  CHECK(outcome_strings(k.program(), full) == outcome_strings(k.program(), reduced));
+  check_witnesses_replay(k, *model, reduced);
+}
+
 TEST_CASE("replay refuses a token that does not fit", "[replay]") {
   Kernel k = kernel_from_text(kWriteReadXY);
   auto model = create_model("sc");

@@ -49,6 +49,8 @@ void DporChoices::start_execution() {
   m_schedule_pending = false;
   m_abandoned = false;
   m_released = false;
+  m_step_decisions = 0;
+  m_step_order_seen = false;
   m_taken.clear();
   m_order_seen.clear();
 }
@@ -67,6 +69,8 @@ void DporChoices::add_backtrack(Entry& entry, const ActorId& actor, std::vector<
 
 void DporChoices::schedule_point(std::span<const ActorId> actors) {
   close_step();
+  m_step_decisions = 0;
+  m_step_order_seen = false;
   m_schedule_pending = actors.size() > 1;
   if (m_abandoned) return;
   if (m_position == m_stack.size()) {
@@ -120,6 +124,23 @@ void DporChoices::awaits_released() {
   m_released = true;
 }
 
+// Failing values (docs/architecture.md). A spin read that fails ends its thread's part in the
+// execution (awaits_spins), with the thread's private state as before the read: which failing
+// store it read changes nothing another thread sees. The thread's view of the location, and
+// what the read's store carries to its next fence, stay with it, and it takes no further step
+// unless released, where its resumed reads are the ones of the execution in which it was
+// slow. So at a read-from decision the first failing option explored stands for all of them:
+// an execution that reaches the same awaiting thread with another option repeats it and is
+// abandoned there, before any other step. Not where the read told the order of commuting
+// updates (order_commuting_updates), or where the step made other decisions.
+void DporChoices::spin_read_failed() {
+  if (m_released || m_abandoned || !m_in_step || m_step_decisions != 1 || m_step_order_seen) return;
+  Entry& entry = m_stack[m_step_decision];
+  if (entry.schedule || entry.kind != ChoiceKind::ReadFrom) return;
+  if (entry.failing_option == UINT32_MAX) entry.failing_option = entry.chosen;
+  else if (entry.failing_option != entry.chosen) m_abandoned = true;
+}
+
 uint32_t DporChoices::choose(uint32_t options, ChoiceKind kind, uint32_t) {
   // Past the release every decision takes its first option: the tail only finishes an
   // execution whose analysed part ended at the release (ChoiceSource::awaits_spins).
@@ -141,8 +162,11 @@ uint32_t DporChoices::choose(uint32_t options, ChoiceKind kind, uint32_t) {
   } else {
     Entry entry;
     entry.options = options;
+    entry.kind = kind;
     m_stack.push_back(std::move(entry));
   }
+  ++m_step_decisions;
+  m_step_decision = m_position;
   ++m_position;
   m_taken.push_back(c);
   return c;
@@ -157,6 +181,7 @@ void DporChoices::touch_commuting(const ObjectId& object, uint32_t kind) {
 }
 
 void DporChoices::commuting_order_seen(const ObjectId& object) {
+  m_step_order_seen = true;
   if (std::find(m_order_seen.begin(), m_order_seen.end(), object) == m_order_seen.end()) m_order_seen.push_back(object);
 }
 

@@ -32,6 +32,7 @@ public:
   bool records_footprints() const override { return true; }
   bool awaits_spins() const override { return true; }
   void awaits_released() override;
+  void spin_read_failed() override;
   void schedule_point(std::span<const ActorId> actors) override;
   void touch(const ObjectId& object, bool write) override;
   void touch_commuting(const ObjectId& object, uint32_t kind) override;
@@ -86,6 +87,10 @@ private:
     bool schedule = false;
     uint32_t options = 1; ///< value decisions: how many
     uint32_t chosen = 0;  ///< value decisions: the option; scheduling: index into `enabled`
+    ChoiceKind kind = ChoiceKind::Schedule;
+    /** A read-from decision whose chosen option failed its thread's spin iteration
+     *  (spin_read_failed): the first such option explored, else UINT32_MAX. */
+    uint32_t failing_option = UINT32_MAX;
     std::vector<ActorId> enabled;
     std::vector<ActorId> backtrack; ///< actors to explore here (source set)
     /** Per backtrack actor: the rest of the reversed race's sequence, to follow after it (a
@@ -154,6 +159,11 @@ private:
   std::vector<Event> m_events; ///< the current execution's steps, split at forced drains
   std::vector<uint32_t> m_first_event; ///< by step: its first event (and one past the last)
   bool m_in_step = false;
+  /** The current step's value decisions: how many, the last one's index into m_stack, and
+   *  whether a read in it told the order of commuting updates (spin_read_failed). */
+  uint32_t m_step_decisions = 0;
+  size_t m_step_decision = 0;
+  bool m_step_order_seen = false;
   bool m_schedule_pending = false; ///< a scheduling point whose choose() is still to come
   bool m_abandoned = false;
   /** The Machine resumed awaiting threads (awaits_released): the rest of the execution is not

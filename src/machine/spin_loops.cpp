@@ -108,6 +108,7 @@ void Machine::Impl::before_read_event(SimThread& thread, EventKind kind, SourceR
   if (awaiting_spins && same_state) {
     thread.await_would_retry = !thread.spinning;
     thread.spinning = true;
+    choices->spin_read_failed();
   } else if (awaiting_spins) {
     thread.in_read_chain = follows_read_only;
     await_longer_iteration(thread);

@@ -51,6 +51,11 @@ public:
   virtual bool awaits_spins() const { return false; }
   /** The Machine resumed awaiting threads: from here on it records no footprints. */
   virtual void awaits_released() {}
+  /** Under awaits_spins: the thread taking the current step has failed a spin iteration of
+   *  one read, a load made in this step. Its read-from decision, if it had one, picked a
+   *  failing value; another failing value there leads to the same awaiting thread
+   *  (docs/architecture.md, "Failing values"). */
+  virtual void spin_read_failed() {}
   virtual void schedule_point(std::span<const ActorId> actors) {}
   virtual void touch(const ObjectId& object, bool write) {}
   /** A commuting update (FootprintSink::touch_commuting); by default a write. */
