@@ -67,6 +67,11 @@ uint32_t AtomicUpdate::commuting_kind() const {
   return family << 8 | storage_type.size();
 }
 
+uint32_t AtomicUpdate::commuting_kind_found(Word old) const {
+  if (const uint32_t kind = commuting_kind()) return kind;
+  return unfenced && apply(old) == old ? kNoOpKind : 0;
+}
+
 std::optional<AtomicBuiltin> atomic_builtin(Builtin builtin) {
   switch (builtin) {
 #define SCOPED(op, name)                                                                           \

@@ -216,6 +216,7 @@ Word Machine::Impl::call_builtin(SimThread& thread, const Call& call) {
                                                              : Scope::System;
     before_visible_event(thread, EventKind::Fence, call.range);
     fence_executed = true;
+    thread.fenced = true;
     model->fence(thread.ref, scope);
     if (observing()) {
       Event e;
@@ -242,6 +243,7 @@ Word Machine::Impl::call_builtin(SimThread& thread, const Call& call) {
     update.type.is_const = false;
     update.storage_type = update.type;
     update.unobserved = thread.discarded_value == &call && !fence_executed;
+    update.unfenced = !thread.fenced;
     if (atomic_kind.op == AtomicOp::CAS) {
       update.compare = args[1];
       update.operand = args[2];

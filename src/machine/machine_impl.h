@@ -98,6 +98,7 @@ struct ThreadRunState {
   /** The expression statement being evaluated, whose value is discarded (an atomic called as
    *  one has its result unused: AtomicUpdate::unobserved). */
   const Expr* discarded_value = nullptr;
+  bool fenced = false; ///< has run a fence (AtomicUpdate::unfenced)
   uint64_t local_steps = 0;
   /** A loop that changes nothing but locals (count_local_step): the private state saved at
    *  local step `loop_saved_at` (a power of two) in SimThread::loop_state, compared at the

@@ -164,7 +164,7 @@ Word Machine::Impl::atomic(SimThread& thread, Word pointer, const AtomicUpdate& 
   const Word old = model->read_modify_write(thread.ref, a.location, scope, stored);
   if (observing()) {
     const ObjectId accesses{ObjectKind::Accesses, 0, a.location.key()};
-    if (const uint32_t kind = stored.commuting_kind()) touch_commuting(accesses, kind);
+    if (const uint32_t kind = stored.commuting_kind_found(old)) touch_commuting(accesses, kind);
     else touch(accesses, true);
   }
   // An atomic that wrote back the value it found (a failed CAS, atomicAdd(p, 0)) changed nothing.
@@ -174,7 +174,7 @@ Word Machine::Impl::atomic(SimThread& thread, Word pointer, const AtomicUpdate& 
     e.old_value = old;
     e.scope = scope;
     e.atomic_op = update.op;
-    e.commuting_kind = stored.commuting_kind();
+    e.commuting_kind = stored.commuting_kind_found(old);
     emit_event(e);
   }
   return reinterpret_word(old, a.element_type, update.type);

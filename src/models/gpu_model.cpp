@@ -170,11 +170,11 @@ Word GpuModel::load(const ThreadRef& t, Location location, AccessMode) {
 
 Word GpuModel::read_modify_write(const ThreadRef& t, Location location, Scope, const AtomicUpdate& update) {
   drain_location(t.slot, location);
-  touch_history_update(location, update);
-  touch(view_object(t.slot.value, location), true);
   const uint32_t newest = m_histories.size(location) - 1;
   const HistoryEntry found = m_histories.entry(location, newest);
   const Word old = found.value;
+  touch_history_update(location, update, old);
+  touch(view_object(t.slot.value, location), true);
   if (update.apply(old) != old) changed(location);
   m_ids.note_read(t.slot, found.id);
   const uint64_t id = m_ids.next();

@@ -42,6 +42,10 @@ struct AtomicUpdate {
    *  fence has run yet in the execution (after one, which update read from which could carry
    *  a fence's synchronization: the race detector's reads-from rule, race_detector.h). */
   bool unobserved = false;
+  /** The thread has run no fence yet in the execution: which entry its update read carries no
+   *  fence of its own (race_detector.h), so where the update leaves the value as it found it
+   *  (a failed atomicCAS, atomicAdd(p, 0)) it commutes with other such updates. */
+  bool unfenced = false;
 
   /** The value written, given the old value; both as canonical words of `storage_type`. */
   Word apply(Word old) const;
@@ -52,6 +56,12 @@ struct AtomicUpdate {
    *  and the same threads' states in either order (docs/reduction.md, "Commuting updates").
    *  Zero otherwise. */
   uint32_t commuting_kind() const;
+  /** commuting_kind(), or, where that is zero, kNoOpKind for an unfenced update that leaves
+   *  `old` unchanged: two such updates of one location leave the same value, read the same
+   *  value and carry the same synchronization in either order (docs/architecture.md, "Updates
+   *  that change nothing"). Zero otherwise. */
+  uint32_t commuting_kind_found(Word old) const;
+  static constexpr uint32_t kNoOpKind = 3u << 8;
 };
 
 /** The operation and scope a builtin atomic performs; nullopt for non-atomic builtins. */

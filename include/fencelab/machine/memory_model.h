@@ -136,11 +136,12 @@ protected:
     if (m_footprints) m_sink->touch(object, write); // off the hot path unless an explorer asks
   }
   void touch_history(Location location, bool write) const { touch(ObjectId::history(location), write); }
-  /** What a read-modify-write of `location` touches in its history: a write, or a commuting
-   *  update where `update` commutes with others of its kind. */
-  void touch_history_update(Location location, const AtomicUpdate& update) const {
+  /** What a read-modify-write of `location` that finds `old` touches in its history: a
+   *  write, or a commuting update where it commutes with others of its kind
+   *  (AtomicUpdate::commuting_kind_found). */
+  void touch_history_update(Location location, const AtomicUpdate& update, Word old) const {
     if (!m_footprints) return;
-    if (const uint32_t kind = update.commuting_kind()) m_sink->touch_commuting(ObjectId::history(location), kind);
+    if (const uint32_t kind = update.commuting_kind_found(old)) m_sink->touch_commuting(ObjectId::history(location), kind);
     else m_sink->touch(ObjectId::history(location), true);
   }
   void commuting_order_seen(Location location) const {
