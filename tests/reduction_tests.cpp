@@ -8,6 +8,7 @@
 #include "machine_helpers.h"
 
 #include <cstdlib>
+#include <regex>
 
 using namespace fencelab;
 using namespace fencelab::testing;
@@ -199,6 +200,35 @@ TEST_CASE("litmus kernels with results in memory reach their register twins' out
       for (const OutcomeCount& o : ra.outcomes) va.insert(o.outcome.values);
       for (const OutcomeCount& o : rb.outcomes) vb.insert(o.outcome.values);
       CHECK(va == vb);
+    }
+  }
+}
+
+// docs/architecture.md, "Updates that change nothing": three failed atomicCAS by threads that
+// have run no fence are independent (one order); after a fence each carries its thread's
+// release for the race detector, and their 3! orders are explored.
+TEST_CASE("updates that change nothing commute until their thread runs a fence", "[reduction]") {
+  const char* unfenced = R"(
+//@ launch grid=1 block=3
+//@ observe out
+__device__ int lock = 5;
+__device__ int out[3];
+__global__ void k() { out[threadIdx.x] = atomicCAS(&lock, 0, 1); }
+)";
+  const std::string fenced = std::regex_replace(unfenced, std::regex("\\{ out"), "{ __threadfence(); out");
+  for (const auto& [text, sc_executions] : {std::pair<std::string, uint64_t>{unfenced, 1}, {fenced, 6}}) {
+    auto compiled = compile_text(text, "noop.cu");
+    REQUIRE(compiled->program != nullptr);
+    Machine machine(*compiled->program, {});
+    INFO(text);
+    CHECK(search(machine, "sc", Reduction::Dpor, 100'000, true).executions == sc_executions);
+    for (const char* model : {"sc", "tso", "gpu"}) {
+      bool compared = false;
+      std::string why;
+      const bool same = same_with_and_without_reduction(*compiled->program, model, 100'000, compared, why);
+      INFO(why);
+      CHECK(same);
+      CHECK(compared);
     }
   }
 }
