@@ -50,6 +50,37 @@ void check_witnesses_replay(Kernel& k, MemoryModel& model, const ExplorationResu
   }
 }
 
+/** Thread 0 waits, reading flag with `read`, until thread 1's third store sets it to 3. */
+std::string waiter_on_three_stores(const std::string& read) {
+  return R"(
+//@ launch grid=1 block=2
+//@ observe r
+__device__ int flag = 0;
+__device__ int r = 0;
+__global__ void k() {
+  if (threadIdx.x == 0) { while ()" +
+         read + R"( != 3) { } r = 1; }
+  else { atomicExch(&flag, 1); atomicExch(&flag, 2); atomicExch(&flag, 3); }
+}
+)";
+}
+
+/** The full search (--reduction none) and the reduced one of a kernel, both complete, with
+ *  the same outcomes. */
+struct FullAndReduced {
+  ExplorationResult full, reduced;
+};
+FullAndReduced search_both(Kernel& k, MemoryModel& model) {
+  ExhaustiveOptions every_order;
+  every_order.reduction = Reduction::None;
+  every_order.max_executions = 100000;
+  FullAndReduced r{explore_exhaustive(*k.machine, model, every_order), explore_exhaustive(*k.machine, model, {})};
+  REQUIRE(r.full.complete);
+  REQUIRE(r.reduced.complete);
+  CHECK(outcome_strings(k.program(), r.full) == outcome_strings(k.program(), r.reduced));
+  return r;
+}
+
 } // namespace
 
 TEST_CASE("exhaustive sc exploration of writeXY/readXY finds exactly the interleavings", "[explore]") {
@@ -97,32 +128,17 @@ TEST_CASE("every witness token replays to its outcome", "[explore][replay]") {
 // docs/architecture.md, "Awaiting spins".
 TEST_CASE("under the reduction a spinning thread reads once per execution, and its witnesses replay",
           "[explore][reduction][replay]") {
-  Kernel k = kernel_from_text(R"(
-//@ launch grid=1 block=2
-//@ observe r
-__device__ int flag = 0;
-__device__ int r = 0;
-__global__ void k() {
-  if (threadIdx.x == 0) { while (atomicAdd(&flag, 0) != 3) { } r = 1; }
-  else { atomicExch(&flag, 1); atomicExch(&flag, 2); atomicExch(&flag, 3); }
-}
-)");
+  Kernel k = kernel_from_text(waiter_on_three_stores("atomicAdd(&flag, 0)"));
   for (const char* name : {"sc", "gpu"}) {
     INFO(name);
     auto model = create_model(name);
-    ExhaustiveOptions every_order;
-    every_order.reduction = Reduction::None;
-    const ExplorationResult full = explore_exhaustive(*k.machine, *model, every_order);
-    const ExplorationResult reduced = explore_exhaustive(*k.machine, *model, {});
-    REQUIRE(full.complete);
-    REQUIRE(reduced.complete);
+    const auto [full, reduced] = search_both(k, *model);
     // Without awaiting, the waiter reads again after each store or not: 2^3 orders. With it,
     // its one read comes before the first store, between two, or after the last: 4, of which
     // the first 3 resume it at their end.
     CHECK(full.executions == 8);
     CHECK(reduced.executions == 4);
     CHECK(reduced.awaits_released == 3);
-    CHECK(outcome_strings(k.program(), full) == outcome_strings(k.program(), reduced));
     check_witnesses_replay(k, *model, reduced);
   }
 }
@@ -130,24 +146,9 @@ __global__ void k() {
 // docs/architecture.md, "Failing values".
 TEST_CASE("under gpu a waiter's stale failing values are one choice, and its witnesses replay",
           "[explore][reduction][replay]") {
-  Kernel k = kernel_from_text(R"(
-//@ launch grid=1 block=2
-//@ observe r
-__device__ int flag = 0;
-__device__ int r = 0;
-__global__ void k() {
-  if (threadIdx.x == 0) { while (*(volatile int*)&flag != 3) { } r = 1; }
-  else { atomicExch(&flag, 1); atomicExch(&flag, 2); atomicExch(&flag, 3); }
-}
-)");
+  Kernel k = kernel_from_text(waiter_on_three_stores("*(volatile int*)&flag"));
   auto model = create_model("gpu");
-  ExhaustiveOptions every_order;
-  every_order.reduction = Reduction::None;
-  every_order.max_executions = 100000;
-  const ExplorationResult full = explore_exhaustive(*k.machine, *model, every_order);
-  const ExplorationResult reduced = explore_exhaustive(*k.machine, *model, {});
-  REQUIRE(full.complete);
-  REQUIRE(reduced.complete);
+  const ExplorationResult reduced = search_both(k, *model).reduced;
   // The waiter's one read after k of the three stores may read any of the k + 1 values from
   // the initial one on (its view of flag is still the initial value): 1 + 2 + 3 + 4 = 10
   // orders and values, of which only the newest after the third store passes. The first
@@ -156,7 +157,6 @@ __global__ void k() {
   CHECK(reduced.executions == 5);
   CHECK(reduced.abandoned == 5);
   CHECK(reduced.awaits_released == 4);
-  CHECK(outcome_strings(k.program(), full) == outcome_strings(k.program(), reduced));
   check_witnesses_replay(k, *model, reduced);
 }
 
