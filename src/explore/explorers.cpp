@@ -126,8 +126,11 @@ void explore_depth_first(Machine& machine, MemoryModel& model, const ExhaustiveO
       if (options.checkers) options.checkers->discard_execution(); // a repeat of explored executions
       if (choices.stop_reason().empty()) ++result.abandoned; // else cut off by the limit below
     } else {
-      ReplayToken witness{result.model, choices.taken()};
-      witness.awaits = execution.awaits_released; // replayed with spins awaited, as run
+      const auto witness = [&] {
+        ReplayToken token{result.model, choices.taken()};
+        token.awaits = execution.awaits_released; // replayed with spins awaited, as run
+        return token;
+      };
       table.add(execution, witness);
       if (options.checkers) table.add_reports(options.checkers->catalogue(), witness);
       if (execution.awaits_released) ++result.awaits_released;

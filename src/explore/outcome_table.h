@@ -16,17 +16,15 @@ namespace fencelab {
 /** Collects outcomes with their counts and first witnesses. */
 class OutcomeTable {
 public:
-  void add(const ExecutionResult& result, const std::vector<uint32_t>& choices, const std::string& model,
-           uint64_t times = 1) {
-    add(result, ReplayToken{model, choices}, times);
-  }
-  /** As above, with the witness made by the caller (ReplayToken::awaits). */
-  void add(const ExecutionResult& result, const ReplayToken& witness, uint64_t times = 1) {
+  /** Adds an execution. Its replay token is made by `witness()`, called only where the
+   *  outcome is new: an execution of a long search allocates nothing here. */
+  template <class MakeWitness>
+  void add(const ExecutionResult& result, MakeWitness&& witness, uint64_t times = 1) {
     auto [it, inserted] = m_counts.try_emplace(result.outcome);
     OutcomeCount& entry = it->second;
     if (inserted) {
       entry.outcome = result.outcome;
-      entry.witness = witness;
+      entry.witness = witness();
       entry.error = result.error;
     }
     entry.executions += times;
@@ -34,18 +32,15 @@ public:
   /** Adds the checker reports of the execution just run; the first execution showing one is
    *  its witness. The catalogue (one per search: Checkers::start_search) holds each finding
    *  once, rendered once; the table keeps its own copy, with the witness, in order found. */
-  void add_reports(const ReportCatalogue& catalogue, const std::vector<uint32_t>& choices, const std::string& model,
-                   uint64_t times = 1) {
-    add_reports(catalogue, ReplayToken{model, choices}, times);
-  }
-  void add_reports(const ReportCatalogue& catalogue, const ReplayToken& witness, uint64_t times = 1) {
+  template <class MakeWitness>
+  void add_reports(const ReportCatalogue& catalogue, MakeWitness&& witness, uint64_t times = 1) {
     for (uint32_t index : catalogue.found()) {
       if (index >= m_by_catalogue.size()) m_by_catalogue.resize(index + 1, kUnseen);
       size_t& mine = m_by_catalogue[index];
       if (mine == kUnseen) {
         mine = m_reports.size();
         CheckReport report = catalogue.report(index);
-        report.witness = witness;
+        report.witness = witness();
         m_reports.push_back(ReportCount{std::move(report), 0});
       }
       m_reports[mine].executions += times;

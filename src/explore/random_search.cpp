@@ -92,8 +92,9 @@ void run_chunk(const Searcher& s, uint64_t chunk, ChunkResult& out, Stop&& stop)
     // An execution that asked no decision is the only one there is: every further run would
     // repeat it exactly, so it counts for all of them (a million-block grid runs once).
     const uint64_t times = choices.taken().empty() ? s.options.runs - run : 1;
-    out.table.add(execution, choices.taken(), s.model_name, times);
-    if (s.checkers) out.table.add_reports(s.checkers->catalogue(), choices.taken(), s.model_name, times);
+    const auto witness = [&] { return ReplayToken{s.model_name, choices.taken()}; };
+    out.table.add(execution, witness, times);
+    if (s.checkers) out.table.add_reports(s.checkers->catalogue(), witness, times);
     out.events += execution.events * times;
     out.executions += times;
     if (times > 1) return;
