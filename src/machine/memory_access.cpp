@@ -162,9 +162,10 @@ Word Machine::Impl::atomic(SimThread& thread, Word pointer, const AtomicUpdate& 
   stored.storage_type = a.element_type;
   before_read_event(thread, EventKind::Atomic, range, a.location);
   const Word old = model->read_modify_write(thread.ref, a.location, scope, stored);
+  const uint32_t commuting_kind = observing() ? stored.commuting_kind_found(old) : 0;
   if (observing()) {
     const ObjectId accesses{ObjectKind::Accesses, 0, a.location.key()};
-    if (const uint32_t kind = stored.commuting_kind_found(old)) touch_commuting(accesses, kind);
+    if (commuting_kind != 0) touch_commuting(accesses, commuting_kind);
     else touch(accesses, true);
   }
   // An atomic that wrote back the value it found (a failed CAS, atomicAdd(p, 0)) changed nothing.
@@ -174,7 +175,7 @@ Word Machine::Impl::atomic(SimThread& thread, Word pointer, const AtomicUpdate& 
     e.old_value = old;
     e.scope = scope;
     e.atomic_op = update.op;
-    e.commuting_kind = stored.commuting_kind_found(old);
+    e.commuting_kind = commuting_kind;
     emit_event(e);
   }
   return reinterpret_word(old, a.element_type, update.type);

@@ -138,20 +138,7 @@ Word GpuModel::load(const ThreadRef& t, Location location, AccessMode) {
   last_index = index;
   const HistoryEntry read = m_histories.entry(location, index);
   m_ids.note_read(t.slot, read.id);
-  // An entry written by a commuting update with another of its kind after it exists only in
-  // this order of the two: reading it sees their order (docs/architecture.md, "Commuting
-  // updates"), which the reduction must then explore both ways. So does a reader whose oldest
-  // readable entry is such an update with another of its kind before it: its view was raised
-  // to that update (its own, or one it joined), and in the other order the update is earlier,
-  // and the reader may read the entry after it too.
-  const auto follows_its_kind = [&](uint32_t at) {
-    const uint32_t kind = m_histories.entry(location, at).commuting_kind;
-    return kind != 0 && at > 0 && m_histories.entry(location, at - 1).commuting_kind == kind;
-  };
-  if ((index < newest && read.commuting_kind != 0 &&
-       m_histories.entry(location, index + 1).commuting_kind == read.commuting_kind) ||
-      follows_its_kind(oldest))
-    commuting_order_seen(location);
+  if (recording_footprints() && sees_commuting_order(location, index, oldest)) commuting_order_seen(location);
   if (explaining()) {
     if (index == newest) {
       explain(t, fmt::format("read the newest store to {}: {}{}", describe(location),
@@ -166,6 +153,21 @@ Word GpuModel::load(const ThreadRef& t, Location location, AccessMode) {
     }
   }
   return read.value;
+}
+
+// An entry written by a commuting update with another of its kind after it exists only in this
+// order of the two: reading it sees their order (docs/architecture.md, "Commuting updates"),
+// which the reduction must then explore both ways. So does a reader whose oldest readable entry
+// is such an update with another of its kind before it: its view was raised to that update (its
+// own, or one it joined), and in the other order the update is earlier, and the reader may read
+// the entry after it too.
+bool GpuModel::sees_commuting_order(Location location, uint32_t index, uint32_t oldest) const {
+  const auto same_kind = [&](uint32_t earlier) {
+    const uint32_t kind = m_histories.entry(location, earlier).commuting_kind;
+    return kind != 0 && earlier + 1 < m_histories.size(location) &&
+           m_histories.entry(location, earlier + 1).commuting_kind == kind;
+  };
+  return same_kind(index) || (oldest > 0 && same_kind(oldest - 1));
 }
 
 Word GpuModel::read_modify_write(const ThreadRef& t, Location location, Scope, const AtomicUpdate& update) {

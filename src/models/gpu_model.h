@@ -89,6 +89,9 @@ private:
   View& block_view(uint32_t block_slot);
   void explain(const ThreadRef& t, std::string text);
   std::string describe_entry(Location location, uint32_t index) const;
+  /** Whether a load of `location` that reads entry `index`, and could read any from `oldest`,
+   *  tells the order of two commuting updates (GpuModel::load). */
+  bool sees_commuting_order(Location location, uint32_t index, uint32_t oldest) const;
   std::string describe_drained(const std::vector<BufferedStore>& drained) const;
   std::string describe_learned(const View& before, const View& after) const;
 

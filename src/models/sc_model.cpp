@@ -27,8 +27,8 @@ void ScModel::store(const ThreadRef& t, Location location, Word value, AccessMod
 
 // An atomic read-modify-write reads and writes memory in one indivisible step.
 Word ScModel::read_modify_write(const ThreadRef& t, Location location, Scope, const AtomicUpdate& update) {
-  touch_history_update(location, update, m_memory.value(location));
   const Word old = m_memory.read_modify_write(t.slot, location, update, m_ids);
+  touch_history_update(location, update, old);
   if (update.apply(old) != old) changed(location);
   return old;
 }

@@ -52,8 +52,8 @@ Word TsoModel::load(const ThreadRef& t, Location location, AccessMode) {
 // Atomics drain the whole buffer first (x86 locked instructions), then act on memory.
 Word TsoModel::read_modify_write(const ThreadRef& t, Location location, Scope, const AtomicUpdate& update) {
   const auto& drained = drain_all(t.slot);
-  touch_history_update(location, update, m_memory.value(location));
   const Word old = m_memory.read_modify_write(t.slot, location, update, m_ids);
+  touch_history_update(location, update, old);
   if (update.apply(old) != old) changed(location);
   if (explaining()) explain(t, drained_list(drained) + ", then updated memory atomically");
   return old;

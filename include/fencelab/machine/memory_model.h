@@ -135,6 +135,8 @@ protected:
   void touch(const ObjectId& object, bool write) const {
     if (m_footprints) m_sink->touch(object, write); // off the hot path unless an explorer asks
   }
+  /** Whether an explorer asks what each operation touches: work done only for it can wait. */
+  bool recording_footprints() const { return m_footprints; }
   void touch_history(Location location, bool write) const { touch(ObjectId::history(location), write); }
   /** What a read-modify-write of `location` that finds `old` touches in its history: a
    *  write, or a commuting update where it commutes with others of its kind
