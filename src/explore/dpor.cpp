@@ -180,6 +180,10 @@ void DporChoices::touch_commuting(const ObjectId& object, uint32_t kind) {
   if (m_in_step) m_current.push_back(Access{object, true, kind});
 }
 
+void DporChoices::touch_emptied(const ObjectId& lane) {
+  if (m_in_step) m_current.push_back(Access{lane, false, Access::kEmptied});
+}
+
 void DporChoices::commuting_order_seen(const ObjectId& object) {
   m_step_order_seen = true;
   if (std::find(m_order_seen.begin(), m_order_seen.end(), object) == m_order_seen.end()) m_order_seen.push_back(object);
@@ -402,6 +406,10 @@ void DporChoices::analyse_races() {
           state.last_write = int64_t(j);
         } else if (write) {
           state.stores.push_back(uint32_t(j));
+        } else if (commuting == Access::kEmptied) {
+          // A step that needs the lane empty follows its drains, which in the other order it
+          // would have forced at the same point: ordered, never reversed (touch_emptied).
+          if (state.last_write >= 0) candidates.emplace_back(uint32_t(state.last_write), false);
         } else {
           if (state.last_write >= 0) candidates.emplace_back(uint32_t(state.last_write), true);
           state.reads.push_back(uint32_t(j));

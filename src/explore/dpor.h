@@ -36,6 +36,7 @@ public:
   void schedule_point(std::span<const ActorId> actors) override;
   void touch(const ObjectId& object, bool write) override;
   void touch_commuting(const ObjectId& object, uint32_t kind) override;
+  void touch_emptied(const ObjectId& lane) override;
   void commuting_order_seen(const ObjectId& object) override;
   void begin_forced_step(const ActorId& actor) override;
   void end_forced_step() override;
@@ -62,8 +63,10 @@ public:
   struct Access {
     ObjectId object;
     bool write = false;
-    /** Nonzero: the write is an update that commutes with others of this kind (footprint.h). */
+    /** Nonzero: the write is an update that commutes with others of this kind (footprint.h);
+     *  on a read of a buffer lane, kEmptied (FootprintSink::touch_emptied). */
     uint32_t commuting = 0;
+    static constexpr uint32_t kEmptied = UINT32_MAX;
     friend bool operator<(const Access& a, const Access& b) { return a.object < b.object; }
     /** Whether this and `other`, accesses to one object, are dependent. */
     bool conflicts_with(const Access& other) const {

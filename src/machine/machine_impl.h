@@ -299,6 +299,9 @@ struct Machine::Impl final : FootprintSink {
   void touch(const ObjectId& object, bool write) override {
     if (recording_footprints) choices->touch(object, write);
   }
+  void touch_emptied(const ObjectId& lane) override {
+    if (recording_footprints) choices->touch_emptied(lane);
+  }
   void touch_commuting(const ObjectId& object, uint32_t kind) override {
     if (recording_footprints) choices->touch_commuting(object, kind);
   }

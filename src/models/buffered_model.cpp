@@ -9,6 +9,36 @@ void BufferedModel::reset_buffers() {
   m_ids.reset();
   for (StoreBuffer& b : m_buffers) b.clear();
   m_nonempty.clear();
+  for (std::vector<ObjectId>& lanes : m_drained_alone) lanes.clear();
+}
+
+// Why a fence, an atomic or a barrier reads the lanes it needs empty: drained by itself just
+// before, a lane's store reaches memory exactly as the fence would have drained it, so the
+// fence cannot come first in any other way than by forcing the same drain. Without the
+// dependence, the drain looked concurrent with everything the fence orders after it (a lock's
+// release, the next holder's read of the critical section), and reversing such a "race" ran
+// the fence first, forcing the drain: the same execution by another trace, explored again
+// (a fenced lock's every critical section twice over).
+void BufferedModel::note_drained_alone(uint32_t slot, const ObjectId& lane) {
+  if (!recording_footprints()) return;
+  if (slot >= m_drained_alone.size()) m_drained_alone.resize(slot + 1);
+  std::vector<ObjectId>& lanes = m_drained_alone[slot];
+  if (std::find(lanes.begin(), lanes.end(), lane) == lanes.end()) lanes.push_back(lane);
+}
+
+void BufferedModel::touch_emptied_lanes(uint32_t slot) {
+  if (slot >= m_drained_alone.size()) return;
+  for (const ObjectId& lane : m_drained_alone[slot]) touch_emptied(lane);
+  m_drained_alone[slot].clear();
+}
+
+void BufferedModel::touch_emptied_lane(uint32_t slot, const ObjectId& lane) {
+  if (slot >= m_drained_alone.size()) return;
+  std::vector<ObjectId>& lanes = m_drained_alone[slot];
+  const auto it = std::find(lanes.begin(), lanes.end(), lane);
+  if (it == lanes.end()) return;
+  touch_emptied(lane);
+  lanes.erase(it);
 }
 
 StoreBuffer& BufferedModel::buffer(ThreadSlot slot) {
@@ -55,6 +85,7 @@ const std::vector<BufferedStore>& BufferedModel::drain_all(ThreadSlot slot) {
   if (slot.value >= m_buffers.size()) return m_drained;
   m_buffers[slot.value].take_all(m_drained);
   for (const BufferedStore& store : m_drained) drained(slot.value, store, true);
+  touch_emptied_lanes(slot.value);
   note_maybe_empty(slot.value);
   return m_drained;
 }
@@ -64,6 +95,7 @@ void BufferedModel::drain_location(ThreadSlot slot, Location location) {
   if (slot.value >= m_buffers.size()) return;
   m_buffers[slot.value].take_all(m_drained, location);
   for (const BufferedStore& store : m_drained) drained(slot.value, store, true);
+  touch_emptied_lane(slot.value, lane(slot.value, location));
   note_maybe_empty(slot.value);
 }
 
@@ -92,6 +124,7 @@ void BufferedModel::internal_step(uint32_t index) {
   const auto [slot, position] = locate_step(index);
   const BufferedStore store = m_buffers[slot].take(position);
   drained(slot, store, false);
+  note_drained_alone(slot, lane(slot, store.location));
   note_maybe_empty(slot);
 }
 

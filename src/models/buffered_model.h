@@ -66,6 +66,12 @@ private:
 
   void note_nonempty(uint32_t slot);
   void note_maybe_empty(uint32_t slot);
+  /** Lanes of thread slot `slot` that drained by themselves (internal steps) since its last
+   *  drain_all: a step that needs them empty follows those drains (touch_emptied). Kept only
+   *  while footprints are recorded. */
+  void note_drained_alone(uint32_t slot, const ObjectId& lane);
+  void touch_emptied_lanes(uint32_t slot);
+  void touch_emptied_lane(uint32_t slot, const ObjectId& lane);
   /** The (slot, position) of internal step `index`. */
   std::pair<uint32_t, uint32_t> locate_step(uint32_t index) const;
 
@@ -75,6 +81,7 @@ private:
   std::vector<uint32_t> m_nonempty;   ///< slots with buffered stores, ascending
   mutable std::vector<uint32_t> m_positions;
   std::vector<BufferedStore> m_drained; ///< the last drain_all's or drain_location's stores
+  std::vector<std::vector<ObjectId>> m_drained_alone; ///< by thread slot: note_drained_alone
 };
 
 } // namespace fencelab

@@ -60,6 +60,8 @@ public:
   virtual void touch(const ObjectId& object, bool write) {}
   /** A commuting update (FootprintSink::touch_commuting); by default a write. */
   virtual void touch_commuting(const ObjectId& object, uint32_t kind) { touch(object, true); }
+  /** A lane the step needs empty (FootprintSink::touch_emptied); by default a read. */
+  virtual void touch_emptied(const ObjectId& lane) { touch(lane, false); }
   virtual void commuting_order_seen(const ObjectId& object) {}
   /** A step of another actor taken inside the current one (FootprintSink::begin_forced_step). */
   virtual void begin_forced_step(const ActorId& actor) {}

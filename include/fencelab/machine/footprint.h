@@ -74,6 +74,12 @@ public:
    *  leaves (gpu: a stale read of an entry between two of them): in this execution, those
    *  updates are ordered like writes. */
   virtual void commuting_order_seen(const ObjectId& object) {}
+  /** The current step needs `lane` empty (a fence, an atomic or a barrier that would have
+   *  drained it), and an earlier step of the lane drained it by itself: the step is ordered
+   *  after that drain, which in the other order it would have forced at the same point, with
+   *  the same state after both. So it is dependent with the drain but never a race with it. A
+   *  sink that does not distinguish takes it as a read. */
+  virtual void touch_emptied(const ObjectId& lane) { touch(lane, false); }
   /** The current step takes a step of another actor within itself: a fence, an atomic, a
    *  barrier or the kernel's end draining a buffer lane that could have drained by itself. The
    *  touches until end_forced_step() are that drain's. The reduction orders such a drain as a

@@ -146,6 +146,10 @@ protected:
     if (const uint32_t kind = update.commuting_kind_found(old)) m_sink->touch_commuting(ObjectId::history(location), kind);
     else m_sink->touch(ObjectId::history(location), true);
   }
+  /** FootprintSink::touch_emptied. */
+  void touch_emptied(const ObjectId& lane) const {
+    if (m_footprints) m_sink->touch_emptied(lane);
+  }
   void commuting_order_seen(Location location) const {
     if (m_footprints) m_sink->commuting_order_seen(ObjectId::history(location));
   }
