@@ -17,6 +17,7 @@
 
 #include "fencelab/explore/search_control.h"
 
+#include "fencelab/machine/atomic_update.h"
 #include "fencelab/machine/choice.h"
 #include "fencelab/machine/machine.h"
 
@@ -73,8 +74,13 @@ public:
       return (write || other.write) && !(commuting != 0 && commuting == other.commuting);
     }
     /** Both accesses as one (a step that touches an object twice): commuting only if both are
-     *  updates of the same kind, else a write if either writes. */
+     *  updates of the same kind, else a write if either writes. A plain read with an update
+     *  that changes nothing stays that update: the value read is the same in either order
+     *  with another such update (a failed poll, then its spin's check of the value). */
     Access combined_with(const Access& other) const {
+      const auto plain_read = [](const Access& a) { return !a.write && a.commuting == 0; };
+      if (commuting == AtomicUpdate::kNoOpKind && plain_read(other)) return *this;
+      if (other.commuting == AtomicUpdate::kNoOpKind && plain_read(*this)) return other;
       return Access{object, write || other.write, commuting == other.commuting ? commuting : 0u};
     }
   };
