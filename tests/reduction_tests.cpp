@@ -8,6 +8,7 @@
 #include "machine_helpers.h"
 
 #include <cstdlib>
+#include <optional>
 
 using namespace fencelab;
 using namespace fencelab::testing;
@@ -101,6 +102,22 @@ void compare_generated(uint64_t first_seed, uint64_t count, uint64_t budget, Fla
   WARN(compared << " (kernel, model) pairs compared; " << full_only << " skipped (full search over " << budget
                 << " executions)");
   CHECK(compared >= count); // on average, at least one model per kernel whose full search fits
+}
+
+/** Under `model`, the reduction gives the outcomes and reports of the full search of `program`
+ *  (which completes), in exactly `executions` executions where given. */
+void check_against_full_search(const Program& program, const char* model, std::optional<uint64_t> executions = {}) {
+  INFO(model);
+  if (executions) {
+    Machine machine(program, {});
+    CHECK(search(machine, model, Reduction::Dpor, 100'000, true).executions == *executions);
+  }
+  bool compared = false;
+  std::string why;
+  const bool same = same_with_and_without_reduction(program, model, 100'000, compared, why);
+  INFO(why);
+  CHECK(same);
+  CHECK(compared);
 }
 
 } // namespace
@@ -220,17 +237,9 @@ __global__ void k() { )" + before_cas + R"(out[threadIdx.x] = atomicCAS(&lock, 0
        {std::pair<std::string, uint64_t>{kernel(""), 1}, {kernel("__threadfence(); "), 6}}) {
     auto compiled = compile_text(text, "noop.cu");
     REQUIRE(compiled->program != nullptr);
-    Machine machine(*compiled->program, {});
     INFO(text);
-    CHECK(search(machine, "sc", Reduction::Dpor, 100'000, true).executions == sc_executions);
-    for (const char* model : {"sc", "tso", "gpu"}) {
-      bool compared = false;
-      std::string why;
-      const bool same = same_with_and_without_reduction(*compiled->program, model, 100'000, compared, why);
-      INFO(why);
-      CHECK(same);
-      CHECK(compared);
-    }
+    check_against_full_search(*compiled->program, "sc", sc_executions);
+    for (const char* model : {"tso", "gpu"}) check_against_full_search(*compiled->program, model);
   }
 }
 
@@ -252,17 +261,8 @@ __global__ void k() {
 )";
   auto compiled = compile_text(text, "drain_then_fence.cu");
   REQUIRE(compiled->program != nullptr);
-  for (const auto& [model, executions] : {std::pair<const char*, uint64_t>{"tso", 5}, {"gpu", 8}}) {
-    INFO(model);
-    Machine machine(*compiled->program, {});
-    CHECK(search(machine, model, Reduction::Dpor, 100'000, true).executions == executions);
-    bool compared = false;
-    std::string why;
-    const bool same = same_with_and_without_reduction(*compiled->program, model, 100'000, compared, why);
-    INFO(why);
-    CHECK(same);
-    CHECK(compared);
-  }
+  check_against_full_search(*compiled->program, "tso", 5);
+  check_against_full_search(*compiled->program, "gpu", 8);
 }
 
 // docs/architecture.md, "Updates that change nothing": a waiter's failed poll by
@@ -280,15 +280,5 @@ __global__ void k() {
 )";
   auto compiled = compile_text(text, "polls.cu");
   REQUIRE(compiled->program != nullptr);
-  for (const char* model : {"sc", "tso", "gpu"}) {
-    INFO(model);
-    Machine machine(*compiled->program, {});
-    CHECK(search(machine, model, Reduction::Dpor, 100'000, true).executions == 8);
-    bool compared = false;
-    std::string why;
-    const bool same = same_with_and_without_reduction(*compiled->program, model, 100'000, compared, why);
-    INFO(why);
-    CHECK(same);
-    CHECK(compared);
-  }
+  for (const char* model : {"sc", "tso", "gpu"}) check_against_full_search(*compiled->program, model, 8);
 }
