@@ -198,13 +198,14 @@ void DporChoices::end_forced_step() {
 }
 
 namespace {
-/** Touches as a footprint: sorted by object, one entry per object (Access::combined_with). */
+/** One step's touches as a footprint: sorted by object, one entry per object
+ *  (Access::combined_in_step_with). */
 DporChoices::Footprint normalised(DporChoices::Footprint::iterator begin, DporChoices::Footprint::iterator end) {
   std::sort(begin, end);
   DporChoices::Footprint footprint;
   for (auto it = begin; it != end; ++it) {
     const DporChoices::Access& a = *it;
-    if (!footprint.empty() && footprint.back().object == a.object) footprint.back() = footprint.back().combined_with(a);
+    if (!footprint.empty() && footprint.back().object == a.object) footprint.back() = footprint.back().combined_in_step_with(a);
     else footprint.push_back(a);
   }
   return footprint;

@@ -73,15 +73,22 @@ public:
     bool conflicts_with(const Access& other) const {
       return (write || other.write) && !(commuting != 0 && commuting == other.commuting);
     }
-    /** Both accesses as one (a step that touches an object twice): commuting only if both are
-     *  updates of the same kind, else a write if either writes. A plain read with an update
-     *  that changes nothing stays that update: the value read is the same in either order
-     *  with another such update (a failed poll, then its spin's check of the value). */
+    /** Both accesses as one (steps that touch an object twice): commuting only if both are
+     *  updates of the same kind, else a write if either writes. */
     Access combined_with(const Access& other) const {
+      return Access{object, write || other.write, commuting == other.commuting ? commuting : 0u};
+    }
+    /** Both accesses of one step as one: as combined_with, except that a plain read with an
+     *  update that changes nothing stays that update. Within a step such a read is the spin's
+     *  check of the value the update found (a failed poll, then the check that its iteration
+     *  is back where it started), which is the same in either order with another such update.
+     *  Across steps (a sleeper's footprint) a read may be a load that reads an entry, which
+     *  an update's entry does change: there combined_with applies. */
+    Access combined_in_step_with(const Access& other) const {
       const auto plain_read = [](const Access& a) { return !a.write && a.commuting == 0; };
       if (commuting == AtomicUpdate::kNoOpKind && plain_read(other)) return *this;
       if (other.commuting == AtomicUpdate::kNoOpKind && plain_read(*this)) return other;
-      return Access{object, write || other.write, commuting == other.commuting ? commuting : 0u};
+      return combined_with(other);
     }
   };
   using Footprint = std::vector<Access>; ///< sorted by object, one entry per object
