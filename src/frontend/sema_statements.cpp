@@ -76,6 +76,7 @@ void Sema::check_statement(Stmt& stmt) {
     if (s.init) check_statement(*s.init);
     if (s.condition) check_condition(s.condition);
     if (s.step) check_expr(s.step);
+    function_has_loop();
     ++m_loop_depth;
     check_statement(*s.body);
     --m_loop_depth;
@@ -85,6 +86,7 @@ void Sema::check_statement(Stmt& stmt) {
   case StmtKind::While: {
     auto& s = as<While>(stmt);
     check_condition(s.condition);
+    function_has_loop();
     ++m_loop_depth;
     check_scoped(s.body.get());
     --m_loop_depth;
@@ -92,6 +94,7 @@ void Sema::check_statement(Stmt& stmt) {
   }
   case StmtKind::DoWhile: {
     auto& s = as<DoWhile>(stmt);
+    function_has_loop();
     ++m_loop_depth;
     check_scoped(s.body.get());
     --m_loop_depth;

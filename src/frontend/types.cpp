@@ -33,14 +33,6 @@ double double_from_word(Word w) { return std::bit_cast<double>(w); }
 Word word_from_double_bits(double d) { return std::bit_cast<uint64_t>(d); }
 
 /** Truncates an integer to `size` bytes and sign- or zero-extends it back to 64 bits. */
-Word extend_integer(uint64_t raw, uint32_t size, bool is_signed) {
-  if (size >= 8) return raw;
-  const unsigned bits = size * 8;
-  const uint64_t mask = (uint64_t{1} << bits) - 1;
-  uint64_t value = raw & mask;
-  if (is_signed && (value >> (bits - 1)) != 0) value |= ~mask;
-  return value;
-}
 
 /**
  * Floating to integer conversion. C++ [conv.fpint] makes out-of-range values undefined; we
@@ -114,12 +106,6 @@ Type Type::pointee() const {
   return t;
 }
 
-bool Type::same_unqualified(const Type& other) const {
-  if (scalar != other.scalar || pointer_depth != other.pointer_depth) return false;
-  return pointer_depth == 0 ||
-         (pointee_volatile == other.pointee_volatile && pointee_const == other.pointee_const);
-}
-
 std::string Type::to_string() const {
   std::string out;
   const bool qualified_pointee = pointer_depth > 0;
@@ -144,14 +130,13 @@ Word canonical_word(Word raw, const Type& type) {
   }
 }
 
-Word reinterpret_word(Word value, const Type& from, const Type& to) {
-  if (from.same_unqualified(to)) return value;
+Word reinterpret_word_between(Word value, const Type& from, const Type& to) {
   const uint32_t size = from.size() < to.size() ? from.size() : to.size();
   const Word raw = size >= 8 ? value : value & ((Word{1} << (size * 8)) - 1);
   return canonical_word(raw, to);
 }
 
-Word convert_word(Word value, const Type& from, const Type& to) {
+Word convert_word_between(Word value, const Type& from, const Type& to) {
   if (to.is_pointer() || from.is_pointer()) {
     // Pointer <-> pointer keeps the bits; integer <-> pointer keeps the bits (only null, 0, is
     // meaningful to the machine). Pointer to bool tests for null.

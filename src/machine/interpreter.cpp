@@ -446,7 +446,8 @@ Word Interpreter::call(const FunctionDecl& declared, std::span<const Word> args,
                         "raise --stack-size",
                         t.frames.size(), m.stacks.stack_size() / 1024));
   const size_t base = t.slots.size();
-  t.slots.resize(base + f.frame_slots, 0);
+  // One push per slot: resize's out-of-line fill cost more than the few slots a frame has.
+  for (uint32_t i = 0; i < f.frame_slots; ++i) t.slots.push_back(0);
   t.frames.push_back(Frame{&f, call_site, base});
   for (size_t i = 0; i < f.params.size(); ++i) {
     const VarDecl& param = *f.params[i];

@@ -63,6 +63,11 @@ uint32_t default_resident_blocks(uint64_t threads_per_block) {
 
 Dim3 unflatten(uint64_t index, const Dim3& shape) {
   Dim3 d;
+  if (shape.y == 1 && shape.z == 1) { // one-dimensional: no division
+    d.x = static_cast<uint32_t>(index);
+    d.y = d.z = 0;
+    return d;
+  }
   d.x = static_cast<uint32_t>(index % shape.x);
   d.y = static_cast<uint32_t>((index / shape.x) % shape.y);
   d.z = static_cast<uint32_t>(index / (uint64_t(shape.x) * shape.y));
@@ -122,6 +127,7 @@ const ExecutionResult& Machine::Impl::run(MemoryModel& the_model, ChoiceSource& 
   observed_writer.assign(program.observed.size(), ThreadId{});
 
   observer_wants_text = observer != nullptr && observer->wants_text();
+  observer_wants_model_steps = observer != nullptr && observer->wants_model_steps();
   model->set_explaining(observer_wants_text);
   if (observer != nullptr) observer->begin_execution();
   model->set_location_describer([this](Location l, const Word* value) {
@@ -154,7 +160,8 @@ const ExecutionResult& Machine::Impl::run(MemoryModel& the_model, ChoiceSource& 
   const bool lockstep = options.warp == WarpMode::Lockstep;
   uint64_t loop_passes = 0;
   while (!execution_fault) {
-    run_released_lanes(*this); // lanes past a completed warp operation (warp_schedule.h)
+    // Lanes past a completed warp operation (warp_schedule.h).
+    if (!warp_runtime.released.empty()) run_released_lanes(*this);
     if (execution_fault) break;
     const uint32_t model_steps = model->internal_step_count();
     // Under lockstep the scheduler picks warps, not threads (warp_schedule.h).
@@ -206,7 +213,7 @@ const ExecutionResult& Machine::Impl::run(MemoryModel& the_model, ChoiceSource& 
       resume_and_settle(threads[slot]);
     } else {
       const uint32_t step = pick;
-      if (observing()) {
+      if (observer_wants_model_steps) {
         MemoryModel::InternalStep described = model->describe_internal_step(step, observer_wants_text);
         Event e;
         e.kind = EventKind::ModelStep;
@@ -506,10 +513,10 @@ void Machine::Impl::after_resume(SimThread& thread) {
   case ThreadStatus::AtWarp: warp_lane_arrived(*this, thread); return;
   case ThreadStatus::Done:
     if (observing()) {
-      Event e;
+      Event& e = thread_exit_event; // only its thread changes: not built per exit
       e.kind = EventKind::ThreadExit;
       e.thread = thread.ref.id;
-      emit(std::move(e));
+      emit_event(e);
     }
     model->thread_exit(thread.ref);
     touch(ObjectId::arrival(thread.ref.slot.value), true); // a barrier no longer waits for it

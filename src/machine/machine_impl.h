@@ -60,6 +60,8 @@ struct Frame {
  * without any thread seeing a difference.
  */
 struct ThreadSnapshot {
+  /** False for a snapshot equal to no other: reset, or taken at a read that cannot repeat
+   *  (Machine::Impl::read_may_repeat), where only the read's place is recorded. */
   bool valid = false;
   SourceRange range;
   /** The expression that reads: two reads at one range (a macro's argument expanded twice,
@@ -70,7 +72,10 @@ struct ThreadSnapshot {
   std::vector<const void*> frames; ///< function and call site per frame
   std::vector<Word> slots;
   std::vector<Word> local_arrays;  ///< every local array's elements, concatenated
-  friend bool operator==(const ThreadSnapshot&, const ThreadSnapshot&) = default;
+  friend bool operator==(const ThreadSnapshot& a, const ThreadSnapshot& b) {
+    return a.valid && b.valid && a.range == b.range && a.site == b.site && a.location == b.location &&
+           a.frames == b.frames && a.slots == b.slots && a.local_arrays == b.local_arrays;
+  }
   /** Invalid and empty, keeping the vectors' memory. */
   void reset() {
     valid = false;
@@ -333,6 +338,11 @@ struct Machine::Impl final : FootprintSink {
   void before_read_event(SimThread& thread, EventKind kind, SourceRange range, Location location);
   void after_read_event(SimThread& thread, bool changed_memory);
   /** `site`: the expression about to read (null for a barrier's or a local loop's snapshot). */
+  /** Whether a read by `thread` now could come back to the same place in the same frames: only
+   *  where a function on its call stack has a loop. The language has no goto, and recursion
+   *  reaches a place again only at another depth, with other frames. Elsewhere a read's
+   *  snapshot could equal no other, and is not taken. */
+  static bool read_may_repeat(const SimThread& thread);
   void take_snapshot(const SimThread& thread, SourceRange range, Location location, const void* site,
                      ThreadSnapshot& into) const;
   /** Tells the observer about a runtime error (an Error event), if one listens. */
@@ -356,6 +366,7 @@ struct Machine::Impl final : FootprintSink {
   }
   /** Whether the observer wants text (names, explanations) built into events. */
   bool observer_wants_text = false;
+  bool observer_wants_model_steps = false;
   bool default_step_limit = false; ///< max_steps was scaled from the launch, not given
   /** One private statement of the thread: counted against --max-local-steps, and from the
    *  1024th on checked for a loop that repeats its state (check_local_loop). */
@@ -372,6 +383,8 @@ struct Machine::Impl final : FootprintSink {
   /** The event of a memory access, rebuilt in place for each (memory_access.cpp): a fresh
    *  Event per access cost a tenth of the checkers' time per access. */
   Event access_event_buffer;
+  /** A thread's exit, for observers: of its fields only `thread` and `sequence` change. */
+  Event thread_exit_event;
   bool observing() const { return observer != nullptr; }
 
   // interpreter.cpp

@@ -57,6 +57,11 @@ void Machine::Impl::unwatch(SimThread& thread) {
   if (--watched_locations.find(thread.watched.key())->watchers == 0) watched_locations.erase(thread.watched.key());
 }
 
+bool Machine::Impl::read_may_repeat(const SimThread& thread) {
+  return std::any_of(thread.frames.begin(), thread.frames.end(),
+                     [](const Frame& f) { return f.function->contains_loop; });
+}
+
 void Machine::Impl::take_snapshot(const SimThread& thread, SourceRange range, Location location, const void* site,
                                   ThreadSnapshot& s) const {
   s.valid = true;
@@ -92,7 +97,15 @@ bool Machine::Impl::same_private_state(const SimThread& thread, const ThreadSnap
 
 void Machine::Impl::before_read_event(SimThread& thread, EventKind kind, SourceRange range,
                                       Location location) {
-  take_snapshot(thread, range, location, thread.read_site, thread.snapshot);
+  if (read_may_repeat(thread)) {
+    take_snapshot(thread, range, location, thread.read_site, thread.snapshot);
+  } else {
+    ThreadSnapshot& s = thread.snapshot; // its place only: equal to no other (valid stays false)
+    s.reset();
+    s.range = range;
+    s.site = thread.read_site;
+    s.location = location;
+  }
   // The same private state as before the previous read, which changed no memory, with no other
   // visible event since: the iteration between them was a no-op unless `location` changed.
   const bool follows_read_only = !thread.last_changed_memory && thread.visible_events == thread.events_after_last;
@@ -145,7 +158,9 @@ void Machine::Impl::after_read_event(SimThread& thread, bool changed_memory) {
   model->require_newer_read(false);
   if (awaiting_spins) extend_read_chain(thread, changed_memory);
   std::swap(thread.last_snapshot, thread.snapshot);
-  thread.epoch_after_last = watch(thread, thread.last_snapshot.location);
+  // The epoch matters only to a next read in the same state (before_read_event).
+  if (thread.last_snapshot.valid) thread.epoch_after_last = watch(thread, thread.last_snapshot.location);
+  else unwatch(thread);
   thread.events_after_last = thread.visible_events;
   thread.last_changed_memory = changed_memory;
   thread.spinning = false;

@@ -22,16 +22,8 @@ public:
       m_values.resize(instance + 1);
       m_writers.resize(instance + 1);
     }
-    // Copied element by element: the same instance is set up every execution, usually a few
-    // elements, where assign's general path costs more than the copy.
-    std::vector<Word>& values = m_values[instance];
-    std::vector<uint64_t>& writers = m_writers[instance];
-    values.resize(initial.size());
-    writers.resize(initial.size());
-    for (size_t i = 0; i < initial.size(); ++i) {
-      values[i] = initial[i];
-      writers[i] = 0;
-    }
+    m_values[instance].assign(initial.begin(), initial.end());
+    m_writers[instance].assign(initial.size(), 0);
   }
   Word value(Location l) const { return m_values[l.instance][l.index]; }
   uint64_t writer(Location l) const { return m_writers[l.instance][l.index]; }

@@ -4,6 +4,7 @@
 
 #include "fencelab/machine/ids.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -13,8 +14,9 @@ class StoreIds {
 public:
   void reset() {
     m_next = 1;
-    m_read.clear();
-    m_stored.clear();
+    // Zeroed, not emptied: emptied, each execution grew them again slot by slot.
+    std::fill(m_read.begin(), m_read.end(), 0);
+    std::fill(m_stored.begin(), m_stored.end(), 0);
   }
   uint64_t next() { return m_next++; }
   void note_read(ThreadSlot t, uint64_t id) { at(m_read, t) = id; }

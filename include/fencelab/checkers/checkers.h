@@ -20,6 +20,7 @@ public:
   ~Checkers() override;
 
   bool wants_text() const override { return false; }
+  bool wants_model_steps() const override { return false; }
   void begin_execution() override;
   void on_event(const Event& event) override;
   void end_execution(const ExecutionResult& result) override;

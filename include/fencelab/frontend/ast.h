@@ -292,6 +292,7 @@ struct FunctionDecl {
 
   // sema:
   uint32_t frame_slots = 0; ///< slots needed by params and locals
+  bool contains_loop = false; ///< has a for, while or do statement (Machine::Impl::read_may_repeat)
   const FunctionDecl* definition = nullptr; ///< for a prototype, the definition it names
 };
 using FunctionDeclPtr = std::unique_ptr<FunctionDecl>;

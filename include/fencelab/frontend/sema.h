@@ -188,6 +188,10 @@ private:
   FunctionDecl* m_function = nullptr;
   uint32_t m_next_slot = 0;
   int m_loop_depth = 0;
+  /** Marks the function being checked as one with a loop (FunctionDecl::contains_loop). */
+  void function_has_loop() {
+    if (m_function != nullptr) m_function->contains_loop = true;
+  }
   std::vector<SwitchContext> m_switches;
   bool m_in_predicate = false;
   bool m_in_constant = false;

@@ -71,7 +71,10 @@ struct Type {
   uint32_t size() const;
 
   /** Equality ignoring top-level qualifiers. */
-  bool same_unqualified(const Type& other) const;
+  bool same_unqualified(const Type& other) const {
+    if (scalar != other.scalar || pointer_depth != other.pointer_depth) return false;
+    return pointer_depth == 0 || (pointee_volatile == other.pointee_volatile && pointee_const == other.pointee_const);
+  }
   std::string to_string() const;
 };
 
@@ -106,6 +109,9 @@ Word convert_word(Word value, const Type& from, const Type& to);
 /** Reinterprets the bits of a word of `from` as `to` (same size; e.g. a float read through an
  *  `unsigned int*`), as a C++ `memcpy` or the hardware's untyped loads would. */
 Word reinterpret_word(Word value, const Type& from, const Type& to);
+/** convert_word and reinterpret_word where the type does not change (types.cpp). */
+Word convert_word_between(Word value, const Type& from, const Type& to);
+Word reinterpret_word_between(Word value, const Type& from, const Type& to);
 /** Canonicalises raw bits to `type` (truncate and extend integers; keep float bits). */
 Word canonical_word(Word raw, const Type& type);
 
@@ -117,5 +123,30 @@ double word_to_double(Word value, const Type& type);
 bool word_is_true(Word value, const Type& type);
 /** Prints a word as the kernel language would write it: 10, 4294967295u style is not used. */
 std::string format_word(Word value, const Type& type);
+
+/** The low `size` bytes of `raw`, sign- or zero-extended to 64 bits: an integer's canonical word. */
+inline Word extend_integer(uint64_t raw, uint32_t size, bool is_signed) {
+  if (size >= 8) return raw;
+  const unsigned bits = size * 8;
+  const uint64_t mask = (uint64_t{1} << bits) - 1;
+  uint64_t value = raw & mask;
+  if (is_signed && (value >> (bits - 1)) != 0) value |= ~mask;
+  return value;
+}
+
+// Inline: the interpreter converts nearly every value it reads or writes, mostly to the same
+// integer type or from one pointer to another (the cases convert_word_between begins with).
+inline Word convert_word(Word value, const Type& from, const Type& to) {
+  if (from.pointer_depth > 0 && to.pointer_depth > 0) return value;
+  if (from.scalar == to.scalar && (from.pointer_depth | to.pointer_depth) == 0 && to.scalar != ScalarType::Bool &&
+      scalar_is_integer(to.scalar))
+    return extend_integer(value, scalar_size(to.scalar), scalar_is_signed(to.scalar));
+  return convert_word_between(value, from, to);
+}
+
+inline Word reinterpret_word(Word value, const Type& from, const Type& to) {
+  if (from.same_unqualified(to)) return value;
+  return reinterpret_word_between(value, from, to);
+}
 
 } // namespace fencelab

@@ -77,6 +77,9 @@ public:
   /** Whether the observer reads the text fields (location names, explanations); building them
    *  costs time, so checkers say no. */
   virtual bool wants_text() const { return true; }
+  /** Whether the observer reads ModelStep events (a buffered store reaching memory); the
+   *  checkers do not, and describing each drain costs time. */
+  virtual bool wants_model_steps() const { return true; }
   virtual void begin_execution() {}
   virtual void end_execution(const ExecutionResult& result) {}
 };
