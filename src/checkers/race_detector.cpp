@@ -41,7 +41,7 @@ void RaceDetector::begin_execution() {
     m_cached_index = kNoThread;
   }
   m_shadow.begin_execution();
-  m_releases.clear();
+  if (!m_releases.empty()) m_releases.clear(); // clear() zeroes every bucket even when empty
 }
 
 void RaceDetector::forget_findings_from(uint32_t size) {
@@ -98,7 +98,7 @@ RaceDetector::ThreadState& RaceDetector::state_at(uint32_t index) {
   if (m_dense) {
     ThreadState& state = m_dense_states[index];
     if (m_dense_epochs[index] != m_epoch) {
-      state = ThreadState{};
+      state.reset();
       m_dense_epochs[index] = m_epoch;
     }
     return state;

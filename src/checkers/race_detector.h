@@ -81,6 +81,14 @@ private:
     Clocks clocks;
     std::shared_ptr<const Release> last_fence;
     std::vector<std::shared_ptr<const Release>> pending; ///< read through stores since the last fence
+    /** As constructed, in place (a thread's first access in an execution). */
+    void reset() {
+      clocks.exact.clear();
+      clocks.wide.clear();
+      clocks.own = Clocks{}.own;
+      last_fence.reset();
+      pending.clear();
+    }
   };
 
   uint32_t index_of(ThreadId id) const;

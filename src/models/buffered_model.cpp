@@ -41,12 +41,9 @@ void BufferedModel::touch_emptied_lane(uint32_t slot, const ObjectId& lane) {
   lanes.erase(it);
 }
 
-StoreBuffer& BufferedModel::buffer(ThreadSlot slot) {
-  if (slot.value >= m_buffers.size()) {
-    m_buffers.resize(slot.value + 1);
-    m_owners.resize(slot.value + 1);
-  }
-  return m_buffers[slot.value];
+void BufferedModel::grow_buffers(size_t count) {
+  m_buffers.resize(count);
+  m_owners.resize(count);
 }
 
 const StoreBuffer* BufferedModel::find_buffer(ThreadSlot slot) const {
@@ -75,8 +72,8 @@ void BufferedModel::store(const ThreadRef& t, Location location, Word value, Acc
 void BufferedModel::thread_start(const ThreadRef& t) {
   // A slot's previous thread (of a retired block) may have left stores buffered. They drain
   // now, before the new thread runs: a later block never holds an earlier block's stores.
-  buffer(t.slot);
-  drain_all(t.slot);
+  const bool lanes_noted = t.slot.value < m_drained_alone.size() && !m_drained_alone[t.slot.value].empty();
+  if (!buffer(t.slot).empty() || lanes_noted) drain_all(t.slot); // else it would do nothing
   m_owners[t.slot.value] = t.id;
 }
 

@@ -27,7 +27,10 @@ protected:
 
   /** Forgets every buffer (start of an execution). */
   void reset_buffers();
-  StoreBuffer& buffer(ThreadSlot slot);
+  StoreBuffer& buffer(ThreadSlot slot) {
+    if (slot.value >= m_buffers.size()) grow_buffers(slot.value + 1);
+    return m_buffers[slot.value];
+  }
   const StoreBuffer* find_buffer(ThreadSlot slot) const;
   /** Drains the thread's whole buffer in program order; returns what drained (oldest first),
    *  valid until the next drain. */
@@ -59,6 +62,7 @@ protected:
   void touch_own_lane(ThreadSlot slot, Location location) const { touch(own_entries(slot.value, location), false); }
 
 private:
+  void grow_buffers(size_t count);
   /** drain bookkeeping shared by every way a store drains: the footprint and the wake-up.
    *  `forced`: another step (a fence, an atomic, a barrier, the kernel's end) drains it, not the
    *  lane's own internal step. */

@@ -22,8 +22,21 @@ public:
       m_values.resize(instance + 1);
       m_writers.resize(instance + 1);
     }
-    m_values[instance].assign(initial.begin(), initial.end());
-    m_writers[instance].assign(initial.size(), 0);
+    std::vector<Word>& values = m_values[instance];
+    std::vector<uint64_t>& writers = m_writers[instance];
+    if (initial.size() > 8) {
+      values.assign(initial.begin(), initial.end());
+      writers.assign(initial.size(), 0);
+      return;
+    }
+    // Most instances are a few elements, set up every execution: pushed one by one, which
+    // costs less than assign's general path.
+    values.clear();
+    writers.clear();
+    for (const Word w : initial) {
+      values.push_back(w);
+      writers.push_back(0);
+    }
   }
   Word value(Location l) const { return m_values[l.instance][l.index]; }
   uint64_t writer(Location l) const { return m_writers[l.instance][l.index]; }

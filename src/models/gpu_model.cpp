@@ -8,19 +8,20 @@ namespace fencelab {
 // ---------------------------------------------------------------------------------------------
 // Histories
 
-namespace {
-
-/** Empties every history of an instance, keeping the entries' memory for the next execution
- *  (a litmus run appends to the same few locations hundreds of thousands of times). */
-void empty_histories(std::unordered_map<uint32_t, std::vector<HistoryEntry>>& instance) {
-  for (auto& [index, stores] : instance) stores.clear();
+void Histories::InstanceStores::empty() {
+  for (auto& stores : by_index) stores.clear();
+  for (auto& [index, stores] : written) stores.clear();
 }
 
-} // namespace
+const std::vector<HistoryEntry>* Histories::InstanceStores::find(uint32_t index) const {
+  if (dense) return index < by_index.size() ? &by_index[index] : nullptr;
+  const auto it = written.find(index);
+  return it == written.end() ? nullptr : &it->second;
+}
 
 void Histories::clear() {
   for (auto& instance : m_initial) instance.clear();
-  for (auto& instance : m_stores) empty_histories(instance);
+  for (auto& instance : m_stores) instance.empty();
 }
 
 void Histories::init_instance(uint32_t instance, std::span<const Word> initial) {
@@ -30,23 +31,25 @@ void Histories::init_instance(uint32_t instance, std::span<const Word> initial) 
   }
   m_initial[instance].assign(initial.begin(), initial.end());
   // A block's shared memory starts afresh when a new block takes the slot.
-  empty_histories(m_stores[instance]);
+  InstanceStores& stores = m_stores[instance];
+  stores.empty();
+  stores.dense = initial.size() <= kDenseElements;
+  if (stores.dense) stores.by_index.resize(initial.size());
 }
 
 uint32_t Histories::size(Location location) const {
   if (location.instance >= m_stores.size()) return 1;
-  const auto& stores = m_stores[location.instance];
-  const auto it = stores.find(location.index);
-  return 1 + (it == stores.end() ? 0 : static_cast<uint32_t>(it->second.size()));
+  const std::vector<HistoryEntry>* stores = m_stores[location.instance].find(location.index);
+  return 1 + (stores == nullptr ? 0 : static_cast<uint32_t>(stores->size()));
 }
 
 HistoryEntry Histories::entry(Location location, uint32_t index) const {
   if (index == 0) return HistoryEntry{m_initial[location.instance][location.index], 0, ThreadId{}, true};
-  return m_stores[location.instance].at(location.index)[index - 1];
+  return (*m_stores[location.instance].find(location.index))[index - 1];
 }
 
 uint32_t Histories::append(Location location, Word value, uint64_t id, ThreadId writer, uint32_t commuting_kind) {
-  auto& stores = m_stores[location.instance][location.index];
+  auto& stores = m_stores[location.instance].at(location.index);
   stores.push_back(HistoryEntry{value, id, writer, false, commuting_kind});
   return static_cast<uint32_t>(stores.size());
 }
@@ -68,11 +71,6 @@ void GpuModel::begin_execution(ChoiceSource& choices) {
 
 void GpuModel::init_instance(uint32_t instance, std::span<const Word> initial) {
   m_histories.init_instance(instance, initial);
-}
-
-View& GpuModel::view(ThreadSlot slot) {
-  if (slot.value >= m_views.size()) m_views.resize(slot.value + 1);
-  return m_views[slot.value];
 }
 
 View& GpuModel::block_view(uint32_t block_slot) {

@@ -52,10 +52,24 @@ public:
   uint32_t append(Location location, Word value, uint64_t id, ThreadId writer, uint32_t commuting_kind = 0);
 
 private:
+  /** Instances of at most this many elements keep a history per element in a vector; larger
+   *  ones only for the elements written, in a hash map (a 2^20-element array would otherwise
+   *  hold 24 MiB of empty histories). */
+  static constexpr size_t kDenseElements = 256;
+  /** One instance's entries after the initial. By instance, so that a new block's shared
+   *  memory is reset without visiting every other location's history. */
+  struct InstanceStores {
+    bool dense = false;
+    std::vector<std::vector<HistoryEntry>> by_index;                  ///< when dense
+    std::unordered_map<uint32_t, std::vector<HistoryEntry>> written;  ///< otherwise
+    /** Empties every history, keeping the entries' memory for the next execution (a litmus
+     *  run appends to the same few locations hundreds of thousands of times). */
+    void empty();
+    const std::vector<HistoryEntry>* find(uint32_t index) const;
+    std::vector<HistoryEntry>& at(uint32_t index) { return dense ? by_index[index] : written[index]; }
+  };
   std::vector<std::vector<Word>> m_initial; ///< per instance
-  /** Per instance, by element index: the entries after the initial. By instance, so that a new
-   *  block's shared memory is reset without visiting every other location's history. */
-  std::vector<std::unordered_map<uint32_t, std::vector<HistoryEntry>>> m_stores;
+  std::vector<InstanceStores> m_stores;
 };
 
 class GpuModel final : public BufferedModel {
@@ -85,7 +99,10 @@ private:
    *  one location. */
   static ObjectId fence_view_object(Scope scope, uint32_t block_slot);
   static ObjectId view_object(uint32_t slot, Location location) { return {ObjectKind::View, slot, location.key()}; }
-  View& view(ThreadSlot slot);
+  View& view(ThreadSlot slot) {
+    if (slot.value >= m_views.size()) m_views.resize(slot.value + 1);
+    return m_views[slot.value];
+  }
   View& block_view(uint32_t block_slot);
   void explain(const ThreadRef& t, std::string text);
   std::string describe_entry(Location location, uint32_t index) const;
