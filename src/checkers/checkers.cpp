@@ -89,6 +89,7 @@ void Checkers::check_barrier(const Event& event) {
 }
 
 void Checkers::end_execution(const ExecutionResult& result) {
+  if (result.outcome.status == ExecutionStatus::Completed && result.warnings.empty()) return; // most executions
   CheckReport r;
   switch (result.outcome.status) {
   case ExecutionStatus::Completed: break;
