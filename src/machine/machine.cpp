@@ -490,15 +490,10 @@ void Machine::Impl::settle() {
   block_work.clear();
 }
 
-void Machine::Impl::after_resume(SimThread& thread) {
+void Machine::Impl::after_resume_elsewhere(SimThread& thread) {
   ResidentBlock& block = blocks[thread.ref.block_slot];
   switch (thread.status) {
-  case ThreadStatus::AtEvent:
-    // A thread about to repeat a spin iteration that changed nothing waits until memory
-    // changes: running it now or later makes no difference to any thread.
-    if (thread.spinning) spinning.push_back(thread.ref.slot.value);
-    else ready.push_back(thread.ref.slot.value);
-    return;
+  case ThreadStatus::AtEvent: return after_resume(thread);
   case ThreadStatus::Failed:
     if (!execution_fault) {
       execution_fault = thread.fault;

@@ -294,7 +294,15 @@ struct Machine::Impl final : FootprintSink {
   void resume(SimThread& thread);
   /** resume(), then the block work it made due (settle). For callers outside settle(). */
   void resume_and_settle(SimThread& thread);
-  void after_resume(SimThread& thread);
+  void after_resume(SimThread& thread) {
+    // A thread stopped before a visible event, the common case, is handled here; the others
+    // out of line (kept apart, the common case runs without their register saving).
+    if (thread.status != ThreadStatus::AtEvent) return after_resume_elsewhere(thread);
+    // A thread about to repeat a spin iteration that changed nothing waits until memory
+    // changes: running it now or later makes no difference to any thread.
+    (thread.spinning ? spinning : ready).push_back(thread.ref.slot.value);
+  }
+  [[gnu::noinline]] void after_resume_elsewhere(SimThread& thread);
   /** Runs due block work until none is left (or the execution faults). */
   void settle();
   void release_barrier(ResidentBlock& block);
