@@ -79,6 +79,20 @@ __global__ void k() { while (flag == 0) { } }
                              "(0,0,1) at line 4 spins re-reading flag");
 }
 
+// A read where no function on the call stack loops takes no spin snapshot
+// (Machine::Impl::read_may_repeat); one in a helper without a loop, called from a loop, must.
+TEST_CASE("a spin through a helper called from a loop is recognised", "[machine][deadlock]") {
+  const OutcomeCount o = only_outcome(R"(
+//@ launch grid=1 block=2
+__device__ volatile int flag = 0;
+__device__ int read_flag() { return flag; }
+__global__ void k() { while (read_flag() == 0) { } }
+)");
+  CHECK(o.outcome.status == ExecutionStatus::Deadlock);
+  CHECK(o.outcome.message == "2 thread(s) can never progress: (0,0,0) at line 4 spins re-reading flag; "
+                             "(0,0,1) at line 4 spins re-reading flag");
+}
+
 TEST_CASE("a spin loop that another thread ends explores to completion", "[machine][deadlock]") {
   Kernel k = kernel_from_text(R"(
 //@ launch grid=2 block=1
