@@ -157,10 +157,15 @@ void Machine::Impl::extend_read_chain(SimThread& thread, bool changed_memory) {
 void Machine::Impl::after_read_event(SimThread& thread, bool changed_memory) {
   model->require_newer_read(false);
   if (awaiting_spins) extend_read_chain(thread, changed_memory);
-  std::swap(thread.last_snapshot, thread.snapshot);
-  // The epoch matters only to a next read in the same state (before_read_event).
-  if (thread.last_snapshot.valid) thread.epoch_after_last = watch(thread, thread.last_snapshot.location);
-  else unwatch(thread);
+  // The epoch matters only to a next read in the same state (before_read_event). A snapshot
+  // that equals nothing is not moved: only that it equals nothing is kept.
+  if (thread.snapshot.valid) {
+    std::swap(thread.last_snapshot, thread.snapshot);
+    thread.epoch_after_last = watch(thread, thread.last_snapshot.location);
+  } else {
+    thread.last_snapshot.valid = false;
+    unwatch(thread);
+  }
   thread.events_after_last = thread.visible_events;
   thread.last_changed_memory = changed_memory;
   thread.spinning = false;
