@@ -32,8 +32,6 @@ Word word_from_float(float f) { return std::bit_cast<uint32_t>(f); }
 double double_from_word(Word w) { return std::bit_cast<double>(w); }
 Word word_from_double_bits(double d) { return std::bit_cast<uint64_t>(d); }
 
-/** Truncates an integer to `size` bytes and sign- or zero-extends it back to 64 bits. */
-
 /**
  * Floating to integer conversion. C++ [conv.fpint] makes out-of-range values undefined; we
  * saturate as the PTX `cvt.rzi` instruction does (PTX ISA 9.7.9.21), and NaN becomes 0. To

@@ -60,8 +60,8 @@ struct Frame {
  * without any thread seeing a difference.
  */
 struct ThreadSnapshot {
-  /** False for a snapshot equal to no other: reset, or taken at a read that cannot repeat
-   *  (Machine::Impl::read_may_repeat), where only the read's place is recorded. */
+  /** False for a snapshot equal to no other: reset, or at a read that cannot repeat
+   *  (Machine::Impl::read_may_repeat), where none is taken. */
   bool valid = false;
   SourceRange range;
   /** The expression that reads: two reads at one range (a macro's argument expanded twice,
@@ -345,12 +345,12 @@ struct Machine::Impl final : FootprintSink {
    *  no-op spin iteration. Call after_read_event once it is performed. */
   void before_read_event(SimThread& thread, EventKind kind, SourceRange range, Location location);
   void after_read_event(SimThread& thread, bool changed_memory);
-  /** `site`: the expression about to read (null for a barrier's or a local loop's snapshot). */
   /** Whether a read by `thread` now could come back to the same place in the same frames: only
    *  where a function on its call stack has a loop. The language has no goto, and recursion
    *  reaches a place again only at another depth, with other frames. Elsewhere a read's
    *  snapshot could equal no other, and is not taken. */
   static bool read_may_repeat(const SimThread& thread);
+  /** `site`: the expression about to read (null for a barrier's or a local loop's snapshot). */
   void take_snapshot(const SimThread& thread, SourceRange range, Location location, const void* site,
                      ThreadSnapshot& into) const;
   /** Tells the observer about a runtime error (an Error event), if one listens. */

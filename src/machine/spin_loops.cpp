@@ -97,15 +97,8 @@ bool Machine::Impl::same_private_state(const SimThread& thread, const ThreadSnap
 
 void Machine::Impl::before_read_event(SimThread& thread, EventKind kind, SourceRange range,
                                       Location location) {
-  if (read_may_repeat(thread)) {
-    take_snapshot(thread, range, location, thread.read_site, thread.snapshot);
-  } else {
-    ThreadSnapshot& s = thread.snapshot; // its place only: equal to no other (valid stays false)
-    s.reset();
-    s.range = range;
-    s.site = thread.read_site;
-    s.location = location;
-  }
+  if (read_may_repeat(thread)) take_snapshot(thread, range, location, thread.read_site, thread.snapshot);
+  else thread.snapshot.reset(); // equal to no other (valid false)
   // The same private state as before the previous read, which changed no memory, with no other
   // visible event since: the iteration between them was a no-op unless `location` changed.
   const bool follows_read_only = !thread.last_changed_memory && thread.visible_events == thread.events_after_last;

@@ -109,7 +109,8 @@ Word convert_word(Word value, const Type& from, const Type& to);
 /** Reinterprets the bits of a word of `from` as `to` (same size; e.g. a float read through an
  *  `unsigned int*`), as a C++ `memcpy` or the hardware's untyped loads would. */
 Word reinterpret_word(Word value, const Type& from, const Type& to);
-/** convert_word and reinterpret_word where the type does not change (types.cpp). */
+/** The general paths of convert_word and reinterpret_word, which handle inline only the cases
+ *  that keep the word (below). */
 Word convert_word_between(Word value, const Type& from, const Type& to);
 Word reinterpret_word_between(Word value, const Type& from, const Type& to);
 /** Canonicalises raw bits to `type` (truncate and extend integers; keep float bits). */
