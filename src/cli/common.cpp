@@ -36,6 +36,12 @@ void add_common_options(CLI::App& command, CommonOptions& options) {
                    "(pre-Volta SIMT)")
       ->transform(CLI::CheckedTransformer(
           std::map<std::string, WarpMode>{{"its", WarpMode::Its}, {"lockstep", WarpMode::Lockstep}}));
+  command
+      .add_option("--interpreter", options.machine.engine,
+                  "how threads run the kernel: bytecode (compiled once, default) or ast (walks the syntax "
+                  "tree: the reference)")
+      ->transform(CLI::CheckedTransformer(
+          std::map<std::string, Engine>{{"bytecode", Engine::Bytecode}, {"ast", Engine::Ast}}));
   add_launch_options(command, options.shape);
 }
 

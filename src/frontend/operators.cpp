@@ -72,14 +72,12 @@ Word floating_binary(BinaryOp op, Word a, Word b, const Type& type, ArithmeticEr
   return std::bit_cast<uint64_t>(r);
 }
 
+/** Division, remainder and shifts (the plain operators are plain_integer_operation's). */
 Word integer_binary(BinaryOp op, Word a, Word b, const Type& type, const Type& rhs_type,
                     ArithmeticError& error) {
   const bool is_signed = type.is_signed();
   const unsigned width = type.size() * 8;
   switch (op) {
-  case BinaryOp::Multiply: return canonical_word(a * b, type);
-  case BinaryOp::Add: return canonical_word(a + b, type);
-  case BinaryOp::Subtract: return canonical_word(a - b, type);
   case BinaryOp::Divide:
   case BinaryOp::Remainder: {
     if (canonical_word(b, type) == 0) {
@@ -104,9 +102,6 @@ Word integer_binary(BinaryOp op, Word a, Word b, const Type& type, const Type& r
     if (op == BinaryOp::ShiftLeft) return canonical_word(a << count, type);
     return canonical_word(is_signed ? Word(int64_t(a) >> count) : (a >> count), type);
   }
-  case BinaryOp::BitAnd: return a & b;
-  case BinaryOp::BitXor: return a ^ b;
-  case BinaryOp::BitOr: return a | b;
   default: error = ArithmeticError::NotArithmetic; return 0;
   }
 }
@@ -129,6 +124,8 @@ Word apply_unary(UnaryOp op, Word operand, const Type& type, const Type& result_
 Word apply_binary(BinaryOp op, Word lhs, Word rhs, const Type& operand_type, const Type& rhs_type,
                   const Type& result_type, ArithmeticError& error) {
   error = ArithmeticError::None;
+  if (is_plain_integer_operator(op) && !operand_type.is_pointer() && operand_type.is_integer())
+    return plain_integer_operation(op, lhs, rhs, operand_type, result_type);
   switch (op) {
   case BinaryOp::Less: return compare(lhs, rhs, operand_type, [](auto x, auto y) { return x < y; });
   case BinaryOp::Greater: return compare(lhs, rhs, operand_type, [](auto x, auto y) { return x > y; });

@@ -1,68 +1,16 @@
-// The tree-walking interpreter: runs on a thread's fiber, evaluating the annotated AST.
+// The tree-walking interpreter: runs on a thread's fiber, evaluating the annotated AST (the
+// reference engine; compiled functions run in bytecode_vm.cpp and fall back to it).
 // Thread-private work (locals, arithmetic, control flow) runs without switching; memory
 // accesses go through memory_access.cpp, which suspends the thread before each visible event.
+#include "interpreter.h"
+
 #include "fencelab/frontend/operators.h"
-#include "machine_impl.h"
 
 #include <array>
 #include <fmt/format.h>
 #include <span>
 
 namespace fencelab {
-
-namespace {
-
-enum class Flow : uint8_t { Normal, Break, Continue, Return };
-
-/** Deep recursion is reported before it can reach the fiber's guard page. */
-constexpr size_t kMaxCallDepth = 1000;
-/** Native stack kept free below the deepest call (at most a quarter of the stack): room for
- *  evaluating one function's body. */
-constexpr uintptr_t kStackReserve = 64 * 1024;
-
-/** An object designated by an lvalue expression: a frame slot or a memory address. */
-struct LValue {
-  bool is_slot = false;
-  size_t slot = 0;       ///< absolute index into SimThread::slots
-  Word pointer = 0;      ///< when !is_slot
-  Type type;
-  const VarDecl* variable = nullptr; ///< the local, when is_slot
-};
-
-class Interpreter {
-public:
-  Interpreter(Machine::Impl& machine, SimThread& thread) : m(machine), t(thread) {}
-
-  Word eval(const Expr& e);
-  Flow exec(const Stmt& s);
-  Word call(const FunctionDecl& function, std::span<const Word> args, const Call* call_site);
-
-private:
-  Machine::Impl& m;
-  SimThread& t;
-
-  size_t frame_base() const { return t.frames.back().base; }
-  LValue lvalue(const Expr& e);
-  /** Reads `lv` for the expression `site` (which names the read for spin recognition). */
-  Word read(const LValue& lv, const Expr& site);
-  /** `constant`: the value is a constant of the source (Event::constant_value). */
-  void write(const LValue& lv, Word value, SourceRange range, bool constant = false);
-  Word eval_unary(const Unary& e);
-  Word eval_binary(const Binary& e);
-  Word eval_assign(const Assign& e);
-  Word eval_name(const NameRef& e);
-  Word builtin_variable(const BuiltinVariable& e) const;
-  Word pointer_add(Word pointer, const Type& pointer_type, int64_t count) const;
-  Word arithmetic(BinaryOp op, Word a, Word b, const Type& type, const Type& rhs_type,
-                  const Type& result_type, SourceRange range);
-  void declare(const VarDecl& variable);
-  /** A fresh one-element private array holding `value`: where a local whose address is taken
-   *  lives. Its address. */
-  Word private_cell(const Type& type, Word value);
-  Flow exec_switch(const Switch& s);
-  Flow exec_body(const std::vector<StmtPtr>& body, size_t first);
-  bool condition(const Expr& e) { return word_is_true(eval(e), e.type); }
-};
 
 Word Interpreter::pointer_add(Word pointer, const Type& pointer_type, int64_t count) const {
   PointerValue p = PointerValue::decode(pointer);
@@ -134,9 +82,6 @@ void Interpreter::write(const LValue& lv, Word value, SourceRange range, bool co
   m.store(t, lv.pointer, lv.type, value, range, constant);
 }
 
-namespace {
-/** A literal, a named constant (a template argument, a builtin constant), or a cast or sign of
- *  one: the same value whenever the expression runs. */
 bool is_source_constant(const Expr& e) {
   switch (e.kind) {
   case ExprKind::IntegerLiteral:
@@ -151,7 +96,6 @@ bool is_source_constant(const Expr& e) {
   default: return false;
   }
 }
-} // namespace
 
 Word Interpreter::builtin_variable(const BuiltinVariable& e) const {
   auto component = [&e](const Dim3& d) -> Word {
@@ -198,24 +142,24 @@ Word Interpreter::eval_unary(const Unary& e) {
   case UnaryOp::PreIncrement:
   case UnaryOp::PreDecrement:
   case UnaryOp::PostIncrement:
-  case UnaryOp::PostDecrement: {
-    const LValue lv = lvalue(*e.operand);
-    const Word old = read(lv, e);
-    const bool increment = e.op == UnaryOp::PreIncrement || e.op == UnaryOp::PostIncrement;
-    const Type& type = e.operand->type;
-    Word updated;
-    if (type.is_pointer()) {
-      updated = pointer_add(old, type, increment ? 1 : -1);
-    } else {
-      const Word one = word_from_int(1, type);
-      updated = arithmetic(increment ? BinaryOp::Add : BinaryOp::Subtract, old, one, type, type,
-                           type, e.range);
-    }
-    write(lv, updated, e.range);
-    return (e.op == UnaryOp::PreIncrement || e.op == UnaryOp::PreDecrement) ? updated : old;
-  }
+  case UnaryOp::PostDecrement: return increment(e, lvalue(*e.operand));
   }
   return 0;
+}
+
+Word Interpreter::increment(const Unary& e, const LValue& lv) {
+  const Word old = read(lv, e);
+  const bool up = e.op == UnaryOp::PreIncrement || e.op == UnaryOp::PostIncrement;
+  const Type& type = e.operand->type;
+  Word updated;
+  if (type.is_pointer()) {
+    updated = pointer_add(old, type, up ? 1 : -1);
+  } else {
+    const Word one = word_from_int(1, type);
+    updated = arithmetic(up ? BinaryOp::Add : BinaryOp::Subtract, old, one, type, type, type, e.range);
+  }
+  write(lv, updated, e.range);
+  return (e.op == UnaryOp::PreIncrement || e.op == UnaryOp::PreDecrement) ? updated : old;
 }
 
 Word Interpreter::eval_binary(const Binary& e) {
@@ -226,7 +170,10 @@ Word Interpreter::eval_binary(const Binary& e) {
   default: break;
   }
   const Word a = eval(*e.lhs);
-  const Word b = eval(*e.rhs);
+  return binary_values(e, a, eval(*e.rhs));
+}
+
+Word Interpreter::binary_values(const Binary& e, Word a, Word b) {
   const Type& lt = e.lhs->type;
   const Type& rt = e.rhs->type;
   // Pointer arithmetic (C++ [expr.add]): pointer +- integer, integer + pointer, pointer - pointer.
@@ -250,6 +197,10 @@ Word Interpreter::eval_assign(const Assign& e) {
     write(lv, value, e.range, m.observing() && is_source_constant(*e.rhs)); // only the checkers ask
     return value;
   }
+  return compound_assign(e, lv, value);
+}
+
+Word Interpreter::compound_assign(const Assign& e, const LValue& lv, Word value) {
   const Word old = read(lv, e);
   const Type& lt = e.lhs->type;
   Word updated;
@@ -430,9 +381,13 @@ Flow Interpreter::exec(const Stmt& s) {
   return Flow::Normal;
 }
 
-Word Interpreter::call(const FunctionDecl& declared, std::span<const Word> args,
-                       const Call* call_site) {
-  const FunctionDecl& f = declared.body ? declared : *declared.definition;
+Word Interpreter::call(const FunctionDecl& declared, std::span<const Word> args, const Call* call_site) {
+  return call(declared, args, call_site, m.bytecode.find(declared));
+}
+
+Word Interpreter::call(const FunctionDecl& declared, std::span<const Word> args, const Call* call_site,
+                       const CompiledFunction* compiled) {
+  const FunctionDecl& f = *definition_of(declared); // sema: every called function is defined
   if (t.frames.size() >= kMaxCallDepth)
     m.fault(t, f.name_range, fmt::format("call depth exceeds {} (unbounded recursion?)", kMaxCallDepth));
   // The kernel's own recursion must end as its runtime error, before it reaches the fiber
@@ -457,14 +412,13 @@ Word Interpreter::call(const FunctionDecl& declared, std::span<const Word> args,
     t.slots[base + param.slot] = param.address_taken ? private_cell(param.type, value) : value;
   }
   t.return_value = 0;
-  exec(*f.body);
+  if (compiled != nullptr) run(*compiled);
+  else exec(*f.body);
   const Word result = t.return_value;
   t.frames.pop_back();
   t.slots.resize(base);
   return result;
 }
-
-} // namespace
 
 Word Machine::Impl::call_function(SimThread& thread, const FunctionDecl& function,
                                   std::span<const Word> args, const Call* call_site) {

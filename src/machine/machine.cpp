@@ -101,6 +101,10 @@ Machine::Impl::Impl(const Program& program, MachineOptions options)
   for (uint32_t i = 0; i < program.observed.size(); ++i)
     if (program.observed[i].kind == ObservedItem::Kind::Local)
       observed_locals.emplace_back(program.observed[i].local, i);
+  if (options.engine == Engine::Bytecode && program.launch.kernel != nullptr)
+    bytecode.compile(*program.launch.kernel, [this](const VarDecl& v) {
+      return std::any_of(observed_locals.begin(), observed_locals.end(), [&v](const auto& o) { return o.first == &v; });
+    });
   install_stack_overflow_handler();
 }
 
@@ -675,6 +679,7 @@ const ExecutionResult& Machine::run(MemoryModel& model, ChoiceSource& choices, E
 
 const Program& Machine::program() const { return m_impl->program; }
 const MachineOptions& Machine::options() const { return m_impl->options; }
+size_t Machine::compiled_functions() const { return m_impl->bytecode.size(); }
 uint32_t Machine::resident_block_limit() const { return m_impl->resident_limit; }
 uint64_t Machine::resident_thread_limit() const {
   return uint64_t(m_impl->resident_limit) * m_impl->threads_per_block;

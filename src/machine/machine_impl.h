@@ -6,6 +6,7 @@
 #include "fencelab/machine/machine.h"
 #include "fencelab/machine/pointer.h"
 #include "fencelab/support/flat_map.h"
+#include "bytecode.h"
 #include "fiber_stack.h"
 #include "memory_layout.h"
 #include "warp_schedule.h"
@@ -217,6 +218,8 @@ struct Machine::Impl final : FootprintSink {
   uint32_t threads_per_block = 1;
   uint64_t total_blocks = 1;
   std::vector<std::pair<const VarDecl*, uint32_t>> observed_locals; ///< (local, item index)
+  /** The kernel's functions compiled (bytecode.h); empty under MachineOptions::Engine::Ast. */
+  Bytecode bytecode;
   /** The kernel's arguments as every thread receives them (a buffer argument is a pointer to
    *  its object): the same in every execution, so computed once. */
   std::vector<Word> kernel_arguments;

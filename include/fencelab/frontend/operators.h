@@ -28,4 +28,50 @@ Word apply_unary(UnaryOp op, Word operand, const Type& type, const Type& result_
 Word apply_binary(BinaryOp op, Word lhs, Word rhs, const Type& operand_type, const Type& rhs_type,
                   const Type& result_type, ArithmeticError& error);
 
+/** The operators that apply_binary computes on integers without a possible error: the
+ *  comparisons, +, -, *, &, | and ^. */
+constexpr bool is_plain_integer_operator(BinaryOp op) {
+  switch (op) {
+  case BinaryOp::Less:
+  case BinaryOp::Greater:
+  case BinaryOp::LessEqual:
+  case BinaryOp::GreaterEqual:
+  case BinaryOp::Equal:
+  case BinaryOp::NotEqual:
+  case BinaryOp::Add:
+  case BinaryOp::Subtract:
+  case BinaryOp::Multiply:
+  case BinaryOp::BitAnd:
+  case BinaryOp::BitOr:
+  case BinaryOp::BitXor: return true;
+  default: return false;
+  }
+}
+
+/** apply_binary for a plain integer operator (is_plain_integer_operator) on two integers of
+ *  `type` (not a pointer): apply_binary's own path for them, inline for the bytecode engine.
+ *  Integer arithmetic wraps (two's complement, PTX ISA 9.7.1); a comparison yields 0 or 1. */
+inline Word plain_integer_operation(BinaryOp op, Word a, Word b, const Type& type, const Type& result_type) {
+  const bool is_signed = scalar_is_signed(type.scalar);
+  const auto wrapped = [&](Word raw) {
+    const Word canonical = type.scalar == ScalarType::Bool ? Word(raw != 0) : extend_integer(raw, scalar_size(type.scalar), is_signed);
+    return convert_word(canonical, type, result_type);
+  };
+  switch (op) {
+  case BinaryOp::Less: return is_signed ? int64_t(a) < int64_t(b) : a < b;
+  case BinaryOp::Greater: return is_signed ? int64_t(a) > int64_t(b) : a > b;
+  case BinaryOp::LessEqual: return is_signed ? int64_t(a) <= int64_t(b) : a <= b;
+  case BinaryOp::GreaterEqual: return is_signed ? int64_t(a) >= int64_t(b) : a >= b;
+  case BinaryOp::Equal: return a == b;
+  case BinaryOp::NotEqual: return a != b;
+  case BinaryOp::Add: return wrapped(a + b);
+  case BinaryOp::Subtract: return wrapped(a - b);
+  case BinaryOp::Multiply: return wrapped(a * b);
+  case BinaryOp::BitAnd: return convert_word(a & b, type, result_type);
+  case BinaryOp::BitOr: return convert_word(a | b, type, result_type);
+  case BinaryOp::BitXor: return convert_word(a ^ b, type, result_type);
+  default: return 0;
+  }
+}
+
 } // namespace fencelab

@@ -33,6 +33,9 @@ std::string mode_name(std::string_view model, WarpMode warp);
 /** Splits a mode name into the model and the warp mode; false if the suffix is unknown. */
 bool split_mode_name(std::string_view name, std::string& model, WarpMode& warp);
 
+/** The interpreter of the kernel's code (src/machine/bytecode.h, interpreter.h). */
+enum class Engine : uint8_t { Bytecode, Ast };
+
 struct MachineOptions {
   /** Bytes of each simulated thread's fiber stack; an overflow hits a guard page and is
    *  reported. */
@@ -54,6 +57,9 @@ struct MachineOptions {
   uint64_t max_local_steps = 50'000'000;
   /** `--warp its` (default) or `--warp lockstep`. */
   WarpMode warp = WarpMode::Its;
+  /** How threads run the kernel's code: compiled to bytecode (the default), or by walking the
+   *  AST (`--interpreter ast`, the reference the bytecode is tested against). */
+  Engine engine = Engine::Bytecode;
 };
 
 #define FENCELAB_RUNTIME_ERRORS(X)                                                                 \
@@ -134,6 +140,9 @@ public:
   uint32_t resident_block_limit() const;
   /** Simulated threads resident at once: the resident blocks' threads. */
   uint64_t resident_thread_limit() const;
+  /** How many of the kernel's functions run compiled (Engine::Bytecode; the others run on the
+   *  AST): for tests and --stats. */
+  size_t compiled_functions() const;
 
   /** The implementation (src/machine/machine_impl.h), opaque to users of this header. */
   struct Impl;

@@ -1,0 +1,109 @@
+// The compiled form of a kernel's functions: a flat list of instructions per function, run by
+// one loop with a small stack of values (bytecode_vm.cpp) instead of a recursive walk of the
+// AST (interpreter.cpp), which cost a native call per node (issue 12: "compile each kernel
+// once, after sema"). The AST walker stays the reference (`--interpreter ast`): the two must
+// give the same outcomes, events, step counts, faults and reports (tests/bytecode_tests.cpp).
+//
+// What is compiled: statements (blocks, declarations of scalar locals, expression statements,
+// if, for, while, do, break, continue, return) and expressions (literals, names, threadIdx and
+// friends, unary and binary operators, assignments, increments, conditionals, indexing, casts,
+// calls of __device__ functions). Anything else runs on the AST from inside the compiled code,
+// node by node: an expression as EvalAst (it yields its value), a statement as ExecAst (its
+// break, continue or return then jumps where the compiled one would). So any subtree can fall
+// back, and the order of evaluation is the AST's.
+//
+// Every instruction keeps the AST node it came from: loads name their expression as the read's
+// site (spin recognition), faults and steps take their source range from it.
+#pragma once
+
+#include "fencelab/frontend/ast.h"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+namespace fencelab {
+
+enum class Opcode : uint8_t {
+  Const,        ///< push `imm`
+  Slot,         ///< push the frame's slot `arg`
+  SetSlot,      ///< pop into slot `arg`; `variable` (an observed local) records the value
+  Pop,
+  Dup,
+  Load,         ///< pop a pointer, push what `type` reads there; `node` is the read's site
+  Store,        ///< pop a pointer, then the value, store it as `type` at `node`'s range;
+                ///< `arg` 1: push the value back; `imm` 1: the value is a constant of the source
+  BuiltinVariable, ///< push threadIdx.x and friends (`node`)
+  Unary,        ///< apply `node`'s arithmetic unary operator to the top
+  Binary,       ///< pop b, a: push `node`'s binary operator on them (arithmetic or pointers)
+  IntegerBinary, ///< pop b, a: push BinaryOp(`arg`), a plain one, on integers of `type` as `type2`
+  Convert,      ///< convert the top from `type` to `type2`
+  IndexAddress, ///< pop the index, then the base: push &base[index] (`node`, an Index)
+  IncrementSlot,   ///< `node` (++/-- on slot `arg`, observed `variable`): push its value
+  IncrementMemory, ///< pop a pointer: `node` (++/--) on it, push its value
+  CompoundSlot,    ///< pop the right operand: `node` (op=) on slot `arg`, push the result
+  CompoundMemory,  ///< pop a pointer, then the right operand: `node` (op=) there, push the result
+  Jump,         ///< to `arg`
+  JumpIfFalse,  ///< pop; to `arg` if false as `type`
+  JumpIfTrue,   ///< pop; to `arg` if true as `type`
+  Call,         ///< pop `arg` arguments, call `function` (`node` the Call), push its result
+  EvalAst,      ///< push the value of `node`, evaluated on the AST
+  ExecAst,      ///< run statement `statement` on the AST; a break jumps to `arg`, a continue to
+                ///< `imm`, a return leaves the function
+  Discarded,    ///< the builtin call `node` is a statement: its value is discarded
+  Step,         ///< one private statement at `statement`'s range (Machine::Impl::count_local_step)
+  Return,       ///< pop the return value and leave the function
+  Leave,        ///< leave the function, its return value as it is (the end of its body)
+};
+
+/** An ExecAst's break or continue target where no compiled loop encloses it: leave the
+ *  function, as the AST's flow out of its body does. */
+constexpr uint32_t kLeaveFunction = ~0u;
+
+struct CompiledFunction;
+
+struct Instr {
+  Opcode op;
+  uint32_t arg = 0;
+  uint64_t imm = 0;
+  const Expr* node = nullptr;
+  const Stmt* statement = nullptr;
+  const Type* type = nullptr;
+  const Type* type2 = nullptr;
+  const VarDecl* variable = nullptr;
+  const FunctionDecl* function = nullptr;
+  const CompiledFunction* callee = nullptr; ///< Call: the function's code, if compiled
+};
+
+struct CompiledFunction {
+  const FunctionDecl* function = nullptr;
+  std::vector<Instr> code;
+  uint32_t max_stack = 0; ///< the most values on its stack at once
+};
+
+/** The compiled functions of one Program, made for one Machine. */
+class Bytecode {
+public:
+  /** Values a compiled function may hold on its stack at once; a function that needs more
+   *  (an expression nested deeper) is not compiled and runs on the AST. */
+  static constexpr uint32_t kMaxStack = 32;
+
+  /** Compiles the kernel and every function it can call. `observed(v)`: whether assigning the
+   *  local `v` must be recorded (Machine::Impl::record_observed_local). */
+  void compile(const FunctionDecl& kernel, const std::function<bool(const VarDecl&)>& observed);
+  /** The compiled form of `function` (a prototype names its definition); null if it has none. */
+  const CompiledFunction* find(const FunctionDecl& function) const;
+  size_t size() const { return m_functions.size(); }
+
+private:
+  std::vector<std::unique_ptr<CompiledFunction>> m_functions;
+};
+
+/** The function a call of `declared` runs: its definition, where `declared` is a prototype
+ *  (null if it has none). */
+inline const FunctionDecl* definition_of(const FunctionDecl& declared) {
+  return declared.body ? &declared : declared.definition;
+}
+
+} // namespace fencelab

@@ -1,0 +1,475 @@
+// Compiles a kernel's functions to bytecode (bytecode.h). Each construct is laid out to do
+// exactly what the AST walker does for it (interpreter.cpp), in the same order: the same
+// private steps counted at the same statements, the same operands evaluated first, the same
+// reads and writes with the same sites and ranges.
+#include "bytecode.h"
+#include "interpreter.h"
+
+#include "fencelab/frontend/operators.h"
+#include "fencelab/machine/pointer.h"
+
+#include <algorithm>
+
+namespace fencelab {
+
+namespace {
+
+/** A jump target not yet known: the instruction and which of its fields gets it. */
+struct Fixup {
+  size_t instruction;
+  bool in_imm; ///< ExecAst's continue target is in `imm`; every other target in `arg`
+};
+
+class FunctionCompiler {
+public:
+  FunctionCompiler(CompiledFunction& out, const std::function<bool(const VarDecl&)>& observed,
+                   std::vector<const FunctionDecl*>& callees)
+      : m_out(out), m_code(out.code), m_observed(observed), m_callees(callees) {}
+
+  /** False if the function cannot be compiled (its expressions nest too deep). */
+  bool compile(const FunctionDecl& function) {
+    statement(*function.body);
+    emit({.op = Opcode::Leave});
+    m_out.max_stack = m_max_depth;
+    return m_max_depth <= Bytecode::kMaxStack;
+  }
+
+private:
+  /** What an lvalue designates once its address code is emitted. */
+  enum class Place : uint8_t { None, Slot, Memory };
+  struct Loop {
+    std::vector<Fixup> breaks, continues;
+  };
+
+  CompiledFunction& m_out;
+  std::vector<Instr>& m_code;
+  const std::function<bool(const VarDecl&)>& m_observed;
+  std::vector<const FunctionDecl*>& m_callees;
+  std::vector<Loop> m_loops;
+  uint32_t m_depth = 0, m_max_depth = 0;
+
+  size_t here() const { return m_code.size(); }
+  /** Appends `instr`, which changes the stack's depth by `effect`. */
+  size_t emit(Instr instr, int effect = 0) {
+    m_depth = uint32_t(int(m_depth) + effect);
+    m_max_depth = std::max(m_max_depth, m_depth);
+    m_code.push_back(instr);
+    return m_code.size() - 1;
+  }
+  void patch(const Fixup& fixup, size_t target) {
+    if (fixup.in_imm) m_code[fixup.instruction].imm = target;
+    else m_code[fixup.instruction].arg = uint32_t(target);
+  }
+  void step(const Stmt& s) { emit({.op = Opcode::Step, .statement = &s}); }
+  const VarDecl* recorded(const VarDecl& v) const { return m_observed(v) ? &v : nullptr; }
+
+  // Expressions ------------------------------------------------------------------------------
+
+  /** Code that pushes `e`'s value: compiled where it can be, else evaluated on the AST. */
+  void value(const Expr& e) {
+    const size_t mark = here();
+    const uint32_t depth = m_depth;
+    if (compile_value(e)) return;
+    m_code.resize(mark);
+    m_depth = depth;
+    emit({.op = Opcode::EvalAst, .node = &e}, +1);
+  }
+
+  /** Code that evaluates `e` for its effects only (an expression statement). */
+  void effect(const Expr& e) {
+    if (e.kind == ExprKind::Assign && !as<Assign>(e).compound) {
+      const size_t mark = here();
+      const uint32_t depth = m_depth;
+      if (compile_assign(as<Assign>(e), false)) return;
+      m_code.resize(mark);
+      m_depth = depth;
+    }
+    value(e);
+    emit({.op = Opcode::Pop}, -1);
+  }
+
+  /** `e` as a condition: pushes its value, then jumps as its truth says (to be patched). */
+  size_t branch(const Expr& e, bool if_true) {
+    value(e);
+    return emit({.op = if_true ? Opcode::JumpIfTrue : Opcode::JumpIfFalse, .type = &e.type}, -1);
+  }
+
+  /** Emits the address code of lvalue `e` (nothing for a slot). Mirrors Interpreter::lvalue. */
+  Place place(const Expr& e, uint32_t& slot, const VarDecl*& variable) {
+    switch (e.kind) {
+    case ExprKind::NameRef: {
+      const VarDecl* v = as<NameRef>(e).variable;
+      if (v == nullptr) return Place::None;
+      if (v->address_taken) { // the slot holds its private cell's address
+        emit({.op = Opcode::Slot, .arg = v->slot}, +1);
+        return Place::Memory;
+      }
+      if (v->storage == StorageKind::Local || v->storage == StorageKind::Param) {
+        slot = v->slot;
+        variable = recorded(*v);
+        return Place::Slot;
+      }
+      emit({.op = Opcode::Const, .imm = PointerValue{PointerKind::Object, v->object_id, 0}.encode()}, +1);
+      return Place::Memory;
+    }
+    case ExprKind::Index: {
+      const Index& ix = as<Index>(e);
+      value(*ix.base);
+      value(*ix.index);
+      emit({.op = Opcode::IndexAddress, .node = &e}, -1);
+      return Place::Memory;
+    }
+    case ExprKind::Unary:
+      if (as<Unary>(e).op != UnaryOp::Deref) return Place::None;
+      value(*as<Unary>(e).operand);
+      return Place::Memory;
+    case ExprKind::Cast:
+      if (!e.is_lvalue) return Place::None;
+      return place(*as<Cast>(e).operand, slot, variable);
+    default: return Place::None;
+    }
+  }
+
+  /** A plain assignment; `keep`: its value stays on the stack. */
+  bool compile_assign(const Assign& e, bool keep) {
+    value(*e.rhs); // C++17 [expr.ass]: the right operand is sequenced before the left
+    uint32_t slot = 0;
+    const VarDecl* variable = nullptr;
+    switch (place(*e.lhs, slot, variable)) {
+    case Place::None: return false;
+    case Place::Slot:
+      if (keep) emit({.op = Opcode::Dup}, +1);
+      emit({.op = Opcode::SetSlot, .arg = slot, .variable = variable}, -1);
+      return true;
+    case Place::Memory:
+      emit({.op = Opcode::Store, .arg = keep ? 1u : 0u, .imm = is_source_constant(*e.rhs) ? 1u : 0u, .node = &e,
+            .type = &e.lhs->type},
+           keep ? -1 : -2);
+      return true;
+    }
+    return false;
+  }
+
+  bool compile_value(const Expr& e) {
+    switch (e.kind) {
+    case ExprKind::IntegerLiteral:
+    case ExprKind::FloatLiteral:
+    case ExprKind::BoolLiteral: emit({.op = Opcode::Const, .imm = static_cast<const Literal&>(e).bits}, +1); return true;
+    case ExprKind::StringLiteral: emit({.op = Opcode::Const, .imm = 0}, +1); return true;
+    case ExprKind::NameRef: return compile_name(as<NameRef>(e));
+    case ExprKind::BuiltinVariable: emit({.op = Opcode::BuiltinVariable, .node = &e}, +1); return true;
+    case ExprKind::Unary: return compile_unary(as<Unary>(e));
+    case ExprKind::Binary: return compile_binary(as<Binary>(e));
+    case ExprKind::Assign: {
+      const Assign& a = as<Assign>(e);
+      if (!a.compound) return compile_assign(a, true);
+      value(*a.rhs);
+      uint32_t slot = 0;
+      const VarDecl* variable = nullptr;
+      switch (place(*a.lhs, slot, variable)) {
+      case Place::None: return false;
+      case Place::Slot: emit({.op = Opcode::CompoundSlot, .arg = slot, .node = &e, .variable = variable}); return true;
+      case Place::Memory: emit({.op = Opcode::CompoundMemory, .node = &e}, -1); return true;
+      }
+      return false;
+    }
+    case ExprKind::Conditional: {
+      const Conditional& c = as<Conditional>(e);
+      const size_t to_else = branch(*c.condition, false);
+      value(*c.then_value);
+      const size_t to_end = emit({.op = Opcode::Jump}, -1); // the else branch pushes instead
+      patch({to_else, false}, here());
+      value(*c.else_value);
+      patch({to_end, false}, here());
+      return true;
+    }
+    case ExprKind::Call: {
+      const Call& c = as<Call>(e);
+      if (c.builtin || c.function == nullptr) return false;
+      const FunctionDecl* callee = definition_of(*c.function);
+      if (callee == nullptr || callee->body == nullptr) return false;
+      for (const ExprPtr& arg : c.args) value(*arg);
+      const int effect = 1 - int(c.args.size());
+      emit({.op = Opcode::Call, .arg = uint32_t(c.args.size()), .node = &e, .function = c.function}, effect);
+      m_callees.push_back(callee);
+      return true;
+    }
+    case ExprKind::Index: {
+      uint32_t slot = 0;
+      const VarDecl* variable = nullptr;
+      if (place(e, slot, variable) != Place::Memory) return false;
+      emit({.op = Opcode::Load, .node = &e, .type = &e.type});
+      return true;
+    }
+    case ExprKind::Cast: {
+      const Cast& c = as<Cast>(e);
+      value(*c.operand);
+      emit({.op = Opcode::Convert, .type = &c.operand->type, .type2 = &c.type});
+      return true;
+    }
+    case ExprKind::InitList: return false;
+    }
+    return false;
+  }
+
+  /** Mirrors Interpreter::eval_name; a local whose address is taken stays on the AST. */
+  bool compile_name(const NameRef& e) {
+    if (e.constant) {
+      emit({.op = Opcode::Const, .imm = *e.constant}, +1);
+      return true;
+    }
+    const VarDecl* v = e.variable;
+    if (v == nullptr || v->address_taken) return false;
+    if (v->storage == StorageKind::Local || v->storage == StorageKind::Param) {
+      emit({.op = Opcode::Slot, .arg = v->slot}, +1);
+      return true;
+    }
+    emit({.op = Opcode::Const, .imm = PointerValue{PointerKind::Object, v->object_id, 0}.encode()}, +1);
+    if (!v->is_array) emit({.op = Opcode::Load, .node = &e, .type = &e.type});
+    return true;
+  }
+
+  bool compile_unary(const Unary& e) {
+    switch (e.op) {
+    case UnaryOp::Plus:
+    case UnaryOp::Negate:
+    case UnaryOp::LogicalNot:
+    case UnaryOp::BitNot:
+      value(*e.operand);
+      emit({.op = Opcode::Unary, .node = &e});
+      return true;
+    case UnaryOp::Deref:
+      value(*e.operand);
+      emit({.op = Opcode::Load, .node = &e, .type = &e.type});
+      return true;
+    case UnaryOp::AddressOf: {
+      uint32_t slot = 0;
+      const VarDecl* variable = nullptr;
+      return place(*e.operand, slot, variable) == Place::Memory; // a slot's address: the AST's error
+    }
+    case UnaryOp::PreIncrement:
+    case UnaryOp::PreDecrement:
+    case UnaryOp::PostIncrement:
+    case UnaryOp::PostDecrement: {
+      uint32_t slot = 0;
+      const VarDecl* variable = nullptr;
+      switch (place(*e.operand, slot, variable)) {
+      case Place::None: return false;
+      case Place::Slot: emit({.op = Opcode::IncrementSlot, .arg = slot, .node = &e, .variable = variable}, +1); return true;
+      case Place::Memory: emit({.op = Opcode::IncrementMemory, .node = &e}); return true;
+      }
+      return false;
+    }
+    }
+    return false;
+  }
+
+  bool compile_binary(const Binary& e) {
+    switch (e.op) {
+    case BinaryOp::LogicalAnd:
+    case BinaryOp::LogicalOr: {
+      // && jumps to its result 0 at the first false operand, || to its 1 at the first true one.
+      const bool is_or = e.op == BinaryOp::LogicalOr;
+      const size_t first = branch(*e.lhs, is_or);
+      const size_t second = branch(*e.rhs, is_or);
+      emit({.op = Opcode::Const, .imm = is_or ? 0u : 1u}, +1);
+      const size_t to_end = emit({.op = Opcode::Jump}, -1);
+      patch({first, false}, here());
+      patch({second, false}, here());
+      emit({.op = Opcode::Const, .imm = is_or ? 1u : 0u}, +1);
+      patch({to_end, false}, here());
+      return true;
+    }
+    case BinaryOp::Comma:
+      value(*e.lhs);
+      emit({.op = Opcode::Pop}, -1);
+      value(*e.rhs);
+      return true;
+    default:
+      value(*e.lhs);
+      value(*e.rhs);
+      if (is_plain_integer_operator(e.op) && e.lhs->type.is_integer() && !e.lhs->type.is_pointer() &&
+          !e.rhs->type.is_pointer())
+        emit({.op = Opcode::IntegerBinary, .arg = uint32_t(e.op), .type = &e.lhs->type, .type2 = &e.type}, -1);
+      else
+        emit({.op = Opcode::Binary, .node = &e}, -1);
+      return true;
+    }
+  }
+
+  // Statements -------------------------------------------------------------------------------
+
+  /** `s` run on the AST; its break and continue go to the enclosing compiled loop's targets. */
+  void on_ast(const Stmt& s) {
+    const size_t at = emit({.op = Opcode::ExecAst, .arg = kLeaveFunction, .imm = kLeaveFunction, .statement = &s});
+    if (m_loops.empty()) return;
+    m_loops.back().breaks.push_back({at, false});
+    m_loops.back().continues.push_back({at, true});
+  }
+
+  /** A jump out of the loop (break) or to its next iteration (continue); with no compiled loop
+   *  around it (sema allows none) it leaves the function, as the AST's flow would. */
+  void loop_jump(bool is_break) {
+    if (m_loops.empty()) {
+      emit({.op = Opcode::Leave});
+      return;
+    }
+    const size_t at = emit({.op = Opcode::Jump});
+    (is_break ? m_loops.back().breaks : m_loops.back().continues).push_back({at, false});
+  }
+
+  /** Closes the innermost loop: its continues go to `continue_target`, its breaks to here. */
+  void end_loop(size_t continue_target) {
+    for (const Fixup& f : m_loops.back().continues) patch(f, continue_target);
+    for (const Fixup& f : m_loops.back().breaks) patch(f, here());
+    m_loops.pop_back();
+  }
+
+  void declaration(const Declaration& d) {
+    // Local arrays and locals whose address is taken live in private memory: the AST makes them.
+    for (const VarDeclPtr& v : d.variables)
+      if (v->storage == StorageKind::Local && (v->is_array || v->address_taken)) return on_ast(d);
+    step(d);
+    for (const VarDeclPtr& v : d.variables) {
+      if (v->storage != StorageKind::Local) continue; // per-block or per-grid: set up before the kernel
+      if (!v->initializer) {
+        emit({.op = Opcode::Const, .imm = 0}, +1);
+        emit({.op = Opcode::SetSlot, .arg = v->slot}, -1);
+        continue;
+      }
+      value(*v->initializer);
+      emit({.op = Opcode::Convert, .type = &v->initializer->type, .type2 = &v->type});
+      emit({.op = Opcode::SetSlot, .arg = v->slot, .variable = recorded(*v)}, -1);
+    }
+  }
+
+  void statement(const Stmt& s) {
+    switch (s.kind) {
+    case StmtKind::Compound:
+      step(s);
+      for (const StmtPtr& child : as<Compound>(s).body) statement(*child);
+      return;
+    case StmtKind::Declaration: return declaration(as<Declaration>(s));
+    case StmtKind::ExprStmt: {
+      const Expr& expr = *as<ExprStmt>(s).expr;
+      step(s);
+      // Only a builtin called as the whole statement asks whether its value is discarded
+      // (AtomicUpdate::unobserved compares the pointer with its own Call node).
+      if (expr.kind == ExprKind::Call && as<Call>(expr).builtin) emit({.op = Opcode::Discarded, .node = &expr});
+      effect(expr);
+      return;
+    }
+    case StmtKind::If: {
+      const If& i = as<If>(s);
+      step(s);
+      const size_t to_else = branch(*i.condition, false);
+      statement(*i.then_branch);
+      if (!i.else_branch) {
+        patch({to_else, false}, here());
+        return;
+      }
+      const size_t to_end = emit({.op = Opcode::Jump});
+      patch({to_else, false}, here());
+      statement(*i.else_branch);
+      patch({to_end, false}, here());
+      return;
+    }
+    case StmtKind::For: {
+      // The AST: a step for the statement, the init, then per iteration the condition, the
+      // body, the increment and a step at the statement's range.
+      const For& f = as<For>(s);
+      step(s);
+      if (f.init) statement(*f.init);
+      const size_t top = here();
+      size_t to_end = 0;
+      if (f.condition) to_end = branch(*f.condition, false);
+      m_loops.emplace_back();
+      statement(*f.body);
+      const size_t next = here();
+      if (f.step) effect(*f.step);
+      step(s);
+      emit({.op = Opcode::Jump, .arg = uint32_t(top)});
+      if (f.condition) m_loops.back().breaks.push_back({to_end, false});
+      end_loop(next);
+      return;
+    }
+    case StmtKind::While: {
+      const While& w = as<While>(s);
+      step(s);
+      const size_t top = here();
+      const size_t to_end = branch(*w.condition, false);
+      m_loops.emplace_back();
+      statement(*w.body);
+      const size_t next = here();
+      step(s);
+      emit({.op = Opcode::Jump, .arg = uint32_t(top)});
+      m_loops.back().breaks.push_back({to_end, false});
+      end_loop(next);
+      return;
+    }
+    case StmtKind::DoWhile: {
+      const DoWhile& d = as<DoWhile>(s);
+      step(s);
+      const size_t top = here();
+      m_loops.emplace_back();
+      statement(*d.body);
+      const size_t next = here();
+      step(s);
+      const size_t back = branch(*d.condition, true);
+      patch({back, false}, top);
+      end_loop(next);
+      return;
+    }
+    case StmtKind::Switch: return on_ast(s);
+    case StmtKind::Case: step(s); return; // only inside a switch, which runs on the AST
+    case StmtKind::Break:
+      step(s);
+      return loop_jump(true);
+    case StmtKind::Continue:
+      step(s);
+      return loop_jump(false);
+    case StmtKind::Return: {
+      const Return& r = as<Return>(s);
+      step(s);
+      if (r.value) value(*r.value);
+      else emit({.op = Opcode::Const, .imm = 0}, +1);
+      emit({.op = Opcode::Return}, -1);
+      return;
+    }
+    case StmtKind::Null: step(s); return;
+    }
+  }
+};
+
+} // namespace
+
+void Bytecode::compile(const FunctionDecl& kernel, const std::function<bool(const VarDecl&)>& observed) {
+  m_functions.clear();
+  std::vector<const FunctionDecl*> pending{definition_of(kernel)};
+  std::vector<const FunctionDecl*> seen;
+  while (!pending.empty()) {
+    const FunctionDecl* function = pending.back();
+    pending.pop_back();
+    if (function == nullptr || function->body == nullptr || std::find(seen.begin(), seen.end(), function) != seen.end()) continue;
+    seen.push_back(function);
+    auto compiled = std::make_unique<CompiledFunction>();
+    compiled->function = function;
+    std::vector<const FunctionDecl*> callees;
+    if (!FunctionCompiler(*compiled, observed, callees).compile(*function)) continue; // runs on the AST
+    m_functions.push_back(std::move(compiled));
+    pending.insert(pending.end(), callees.begin(), callees.end());
+  }
+  // Calls between compiled functions go straight to the callee's code.
+  for (const auto& function : m_functions)
+    for (Instr& instr : function->code)
+      if (instr.op == Opcode::Call) instr.callee = find(*instr.function);
+}
+
+const CompiledFunction* Bytecode::find(const FunctionDecl& function) const {
+  const FunctionDecl* definition = definition_of(function);
+  for (const auto& compiled : m_functions)
+    if (compiled->function == definition) return compiled.get();
+  return nullptr;
+}
+
+} // namespace fencelab

@@ -1,0 +1,82 @@
+// The interpreter of a thread's code, on its fiber: the AST walker (interpreter.cpp, the
+// reference) and the bytecode engine (bytecode_vm.cpp), which runs compiled functions
+// (bytecode.h) and hands what it does not compile back to the walker. Both share the rules
+// below (reads, writes, operators, calls), so that they cannot drift apart.
+#pragma once
+
+#include "bytecode.h"
+#include "machine_impl.h"
+
+#include <span>
+
+namespace fencelab {
+
+enum class Flow : uint8_t { Normal, Break, Continue, Return };
+
+/** Deep recursion is reported before it can reach the fiber's guard page. */
+constexpr size_t kMaxCallDepth = 1000;
+/** Native stack kept free below the deepest call (at most a quarter of the stack): room for
+ *  evaluating one function's body. */
+constexpr uintptr_t kStackReserve = 64 * 1024;
+
+/** An object designated by an lvalue expression: a frame slot or a memory address. */
+struct LValue {
+  bool is_slot = false;
+  size_t slot = 0;       ///< absolute index into SimThread::slots
+  Word pointer = 0;      ///< when !is_slot
+  Type type;
+  const VarDecl* variable = nullptr; ///< the local, when is_slot
+};
+
+/** A literal, a named constant (a template argument, a builtin constant), or a cast or sign of
+ *  one: the same value whenever the expression runs (Event::constant_value). */
+bool is_source_constant(const Expr& e);
+
+class Interpreter {
+public:
+  Interpreter(Machine::Impl& machine, SimThread& thread) : m(machine), t(thread) {}
+
+  Word eval(const Expr& e);
+  Flow exec(const Stmt& s);
+  /** Calls `function` (its compiled form if it has one) with `args` in a new frame. */
+  Word call(const FunctionDecl& function, std::span<const Word> args, const Call* call_site);
+  /** The same, with the compiled form already looked up (null: the AST). */
+  Word call(const FunctionDecl& function, std::span<const Word> args, const Call* call_site,
+            const CompiledFunction* compiled);
+
+private:
+  Machine::Impl& m;
+  SimThread& t;
+
+  size_t frame_base() const { return t.frames.back().base; }
+  LValue lvalue(const Expr& e);
+  /** Reads `lv` for the expression `site` (which names the read for spin recognition). */
+  Word read(const LValue& lv, const Expr& site);
+  /** `constant`: the value is a constant of the source (Event::constant_value). */
+  void write(const LValue& lv, Word value, SourceRange range, bool constant = false);
+  Word eval_unary(const Unary& e);
+  Word eval_binary(const Binary& e);
+  Word eval_assign(const Assign& e);
+  Word eval_name(const NameRef& e);
+  /** `e`'s operator on its operands' values `a` and `b` (not &&, || or the comma). */
+  Word binary_values(const Binary& e, Word a, Word b);
+  /** ++ or -- (`e`) on `lv`: its value. */
+  Word increment(const Unary& e, const LValue& lv);
+  /** `lv op= value` (`e`): the value stored. */
+  Word compound_assign(const Assign& e, const LValue& lv, Word value);
+  Word builtin_variable(const BuiltinVariable& e) const;
+  Word pointer_add(Word pointer, const Type& pointer_type, int64_t count) const;
+  Word arithmetic(BinaryOp op, Word a, Word b, const Type& type, const Type& rhs_type,
+                  const Type& result_type, SourceRange range);
+  void declare(const VarDecl& variable);
+  /** A fresh one-element private array holding `value`: where a local whose address is taken
+   *  lives. Its address. */
+  Word private_cell(const Type& type, Word value);
+  Flow exec_switch(const Switch& s);
+  Flow exec_body(const std::vector<StmtPtr>& body, size_t first);
+  bool condition(const Expr& e) { return word_is_true(eval(e), e.type); }
+  /** Runs a compiled function's body in the current frame (bytecode_vm.cpp). */
+  void run(const CompiledFunction& function);
+};
+
+} // namespace fencelab

@@ -1,0 +1,249 @@
+// The bytecode engine (src/machine/bytecode.h) against the AST walker, its reference: a kernel
+// explored under each must give the same report, byte for byte: outcomes with their counts and
+// witnesses, executions, events, diagnostics with their sites, every witness's trace step by
+// step, and a random sample. Run on every catalogue and corpus kernel, on kernels written to
+// use each construct the compiler handles and each it hands back to the AST, and on generated
+// litmus kernels.
+#include "fencelab/checkers/checkers.h"
+#include "fencelab/machine/memory_model.h"
+#include "fencelab/report/report.h"
+#include "litmus_generator.h"
+#include "machine_helpers.h"
+
+#include <sstream>
+
+using namespace fencelab;
+using namespace fencelab::testing;
+
+namespace {
+
+/** Everything an exhaustive search (within `budget`) and a random sample of `program` under
+ *  `engine` show, as text; `compiled`: how many functions ran compiled. */
+std::string everything(const Program& program, Engine engine, const std::string& model_name, uint64_t budget,
+                       MachineOptions options = {}, size_t* compiled = nullptr) {
+  options.engine = engine;
+  Machine machine(program, options);
+  if (compiled) *compiled = machine.compiled_functions();
+  auto model = create_model(model_name);
+  std::ostringstream out;
+  {
+    Checkers checkers(program);
+    ExhaustiveOptions exhaustive;
+    exhaustive.max_executions = budget;
+    exhaustive.checkers = &checkers;
+    const ExplorationResult r = explore_exhaustive(machine, *model, exhaustive);
+    print_exploration_json(out, program, r, {}, ReportOptions{false, "explore"});
+    print_check_text(out, program, r);
+    for (const OutcomeCount& o : r.outcomes) {
+      TraceRecorder trace;
+      ReplayError error;
+      const auto execution = replay(machine, *model, o.witness, &trace, error);
+      if (execution) print_trace_text(out, program, o.witness.encode(), trace.events(), *execution);
+      else out << "replay failed: " << error.message << "\n";
+    }
+  }
+  Checkers checkers(program);
+  RandomOptions random;
+  random.runs = 20;
+  random.seed = 7;
+  random.checkers = &checkers;
+  print_exploration_json(out, program, explore_random(machine, *model, random), {}, ReportOptions{false, "run"});
+  return out.str();
+}
+
+/** Both engines on `program` under sc, tso and gpu; `expect_compiled`: functions the bytecode
+ *  must have compiled (so that the comparison compares something). */
+void check_same(const Program& program, uint64_t budget, MachineOptions options = {}, size_t expect_compiled = 0) {
+  for (const char* model : {"sc", "tso", "gpu"}) {
+    INFO("model " << model);
+    size_t compiled = 0;
+    const std::string reference = everything(program, Engine::Ast, model, budget, options);
+    const std::string bytecode = everything(program, Engine::Bytecode, model, budget, options, &compiled);
+    CHECK(compiled >= expect_compiled);
+    if (bytecode != reference) {
+      INFO("AST:\n" << reference << "\nbytecode:\n" << bytecode);
+      FAIL_CHECK("the engines differ");
+    }
+  }
+}
+
+void check_text(const std::string& text, size_t expect_compiled, MachineOptions options = {}, uint64_t budget = 400) {
+  auto compiled = compile_text(text);
+  INFO(text << compiled->rendered());
+  REQUIRE(compiled->program != nullptr);
+  check_same(*compiled->program, budget, options, expect_compiled);
+}
+
+} // namespace
+
+TEST_CASE("bytecode: loops, break, continue, switch, calls, recursion and operators as the AST runs them",
+          "[bytecode]") {
+  check_text(R"(
+//@ launch grid=1 block=2
+//@ arg out: int[8] = zeros
+//@ observe out[0] out[1] out[2] out[3] out[4] out[5] out[6] out[7]
+__device__ int flag;
+__device__ int table[4] = {1, 2, 3, 4};
+__device__ int fact(int n) { return n <= 1 ? 1 : n * fact(n - 1); }
+__device__ void bump(int* p, int by = 2) { *p += by; }
+__device__ int pick(int k) {
+  switch (k) { case 0: return 10; case 1: k += 5; break; default: k = -k; }
+  return k;
+}
+__global__ void k(int* out) {
+  int t = threadIdx.x;
+  int sum = 0;
+  for (int i = 0; i < 6; i++) {
+    if (i == 1) continue;
+    if (i == 4) break;
+    sum += i;
+  }
+  int j = 0;
+  while (true) { j++; if (j >= 3) break; }
+  int d = 0;
+  do { d += 2; if (d == 4) continue; } while (d < 7);
+  for (int a = 0; a < 3; ++a)
+    for (int b = 0; b < 3; ++b) { if (b == a) continue; sum += a * b; }
+  int s = 0;
+  for (int i = 0; i < 4; ++i) {
+    switch (i) { case 0: continue; case 1: s += 10; break; case 3: s += 1000; break; default: s += 100; }
+    s += 1;
+    if (s > 1000) break;
+  }
+  out[t] = sum + j * 100 + d * 1000;
+  out[2 + t] += fact(t + 3) + pick(t) + s;
+  bump(&out[4 + t]);
+  bump(&out[4 + t], t);
+  out[6 + t] = (t > 0 && flag == 0) || table[t] == 9 ? -1 : (t, 7);
+  int* p = out + 6;
+  p++;
+  --p;
+  out[6 + t] -= p[t] - *(p + t) + (int)(p - out);
+  out[6 + t] <<= 1;
+  unsigned u = 3u;
+  u = ~u >> 28;
+  out[6 + t] += (int)u % 5 + !t - -t;
+  float f = 1.5f;
+  f *= t + 1;
+  out[6 + t] += (int)f;
+  if (t == 0) flag = 1; else flag++;
+}
+)",
+             4);
+}
+
+TEST_CASE("bytecode: locals whose address is taken, local arrays and observed locals", "[bytecode]") {
+  check_text(R"(
+//@ launch grid=1 block=1
+//@ observe k.r k.q
+__device__ void set(int& x, int v) { x = v; }
+__global__ void k() {
+  int arr[4] = {1, 2, 3, 4};
+  int x = 5;
+  int* px = &x;
+  *px += arr[threadIdx.x + 1];
+  set(x, x * 2);
+  arr[0] = x;
+  int r = arr[0] + arr[3];
+  int q;
+  q = r++ + ++r;
+  q += r--;
+  x++;
+}
+)",
+             2);
+}
+
+TEST_CASE("bytecode: barriers, spins and atomics inside compiled loops", "[bytecode]") {
+  check_text(R"(
+//@ launch grid=1 block=4
+//@ arg out: int[2] = zeros
+//@ observe out[0] out[1]
+__device__ int ready;
+__device__ int data;
+__global__ void k(int* out) {
+  __shared__ int s[4];
+  s[threadIdx.x] = threadIdx.x + 1;
+  __syncthreads();
+  for (int stride = 2; stride > 0; stride >>= 1) {
+    if (threadIdx.x < stride) s[threadIdx.x] += s[threadIdx.x + stride];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) {
+    data = s[0];
+    __threadfence();
+    atomicExch(&ready, 1);
+  } else if (threadIdx.x == 1) {
+    while (atomicAdd(&ready, 0) == 0) { }
+    __threadfence();
+    out[0] = data;
+  } else if (threadIdx.x == 2) {
+    while (ready == 0) { }
+    out[1] = data;
+  }
+}
+)",
+             1, {}, 300);
+}
+
+TEST_CASE("bytecode: runtime errors and limits stop where the AST's do", "[bytecode]") {
+  check_text(R"(
+//@ launch grid=1 block=2
+//@ arg out: int[2] = zeros
+//@ observe out[0] out[1]
+__global__ void k(int* out) {
+  int z = threadIdx.x;
+  out[z] = 10 / z;
+  out[z + 1] = 1;
+}
+)",
+             1);
+  MachineOptions few_local_steps;
+  few_local_steps.max_local_steps = 5000;
+  check_text(R"(
+//@ launch grid=1 block=2
+//@ arg out: int[1] = zeros
+//@ observe out[0]
+__global__ void k(int* out) {
+  int a = 0, b = 0;
+  if (threadIdx.x == 0) {
+    for (int i = 0; ; i++) {
+      a++;
+      ;
+      b += a;
+    }
+  }
+  if (threadIdx.x == 1) {
+    while (true) {
+      { }
+      ;
+    }
+  }
+  out[0] = 1;
+}
+)",
+             1, few_local_steps);
+}
+
+TEST_CASE("bytecode: every catalogue and corpus kernel", "[bytecode][catalogue]") {
+  std::vector<std::string> files = catalogue_files();
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(FENCELAB_SOURCE_DIR) + "/tests/corpus"))
+    if (entry.path().extension() == ".cu") files.push_back(entry.path().string());
+  for (const std::string& path : files) {
+    INFO(path);
+    auto compiled = compile_text(read_source_text(path), path);
+    if (compiled->program == nullptr) continue; // a kernel that must not compile (tested elsewhere)
+    check_same(*compiled->program, sweep_budget(*compiled->program, kSanitizedBuild ? 20 : 100));
+  }
+}
+
+TEST_CASE("bytecode: generated litmus kernels", "[bytecode][generated]") {
+  const uint64_t count = kSanitizedBuild ? 12 : 60;
+  for (uint64_t seed = 8'800'000; seed < 8'800'000 + count; ++seed) {
+    const LitmusFlavour flavour = seed % 3 == 0 ? LitmusFlavour::Classic
+                                  : seed % 3 == 1 ? LitmusFlavour::Updates
+                                                  : LitmusFlavour::Waits;
+    INFO("generator seed " << seed);
+    check_text(generate_litmus_kernel(seed, flavour), 1, {}, 300);
+  }
+}
