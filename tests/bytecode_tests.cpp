@@ -2,13 +2,14 @@
 // explored under each must give the same report, byte for byte: outcomes with their counts and
 // witnesses, executions, events, diagnostics with their sites, every witness's trace step by
 // step, and a random sample. Run on every catalogue and corpus kernel, on kernels written to
-// use each construct the compiler handles and each it hands back to the AST, and on generated
-// litmus kernels.
+// use each construct the compiler handles and each it hands back to the AST, on generated
+// litmus kernels, and on generated kernels with control flow (program_generator.h).
 #include "fencelab/checkers/checkers.h"
 #include "fencelab/machine/memory_model.h"
 #include "fencelab/report/report.h"
 #include "litmus_generator.h"
 #include "machine_helpers.h"
+#include "program_generator.h"
 
 #include <sstream>
 
@@ -51,10 +52,11 @@ std::string everything(const Program& program, Engine engine, const std::string&
   return out.str();
 }
 
-/** Both engines on `program` under sc, tso and gpu; `expect_compiled`: functions the bytecode
+/** Both engines on `program` under each of `models`; `expect_compiled`: functions the bytecode
  *  must have compiled (so that the comparison compares something). */
-void check_same(const Program& program, uint64_t budget, MachineOptions options = {}, size_t expect_compiled = 0) {
-  for (const char* model : {"sc", "tso", "gpu"}) {
+void check_same(const Program& program, uint64_t budget, MachineOptions options = {}, size_t expect_compiled = 0,
+                std::initializer_list<const char*> models = {"sc", "tso", "gpu"}) {
+  for (const char* model : models) {
     INFO("model " << model);
     size_t compiled = 0;
     const std::string reference = everything(program, Engine::Ast, model, budget, options);
@@ -130,6 +132,30 @@ __global__ void k(int* out) {
 }
 )",
              4);
+}
+
+TEST_CASE("bytecode: stores to globals and through computed addresses", "[bytecode]") {
+  // A global's store is one instruction; an address computed by a conditional (whose branches
+  // jump to its end) is not, so jumps must still land where the store's pointer is pushed.
+  check_text(R"(
+//@ launch grid=1 block=2
+//@ arg out: int[4] = zeros
+//@ observe g h out[0] out[1] out[2] out[3]
+__device__ int g;
+__device__ int h;
+__global__ void k(int* out) {
+  int t = threadIdx.x;
+  *(t == 0 ? out : &g) = 5;
+  *(t == 1 ? &h : out + 1) = 6;
+  g = t > 0 ? 7 : 8;
+  *&h += 2;
+  out[2 + t] = (g = 3) + t;
+  out[(h = 1) + 2] += 1;
+  h++;
+  --g;
+}
+)",
+             1);
 }
 
 TEST_CASE("bytecode: locals whose address is taken, local arrays and observed locals", "[bytecode]") {
@@ -245,5 +271,18 @@ TEST_CASE("bytecode: generated litmus kernels", "[bytecode][generated]") {
                                                   : LitmusFlavour::Waits;
     INFO("generator seed " << seed);
     check_text(generate_litmus_kernel(seed, flavour), 1, {}, 300);
+  }
+}
+
+TEST_CASE("bytecode: generated kernels with loops, switches, calls and every operator", "[bytecode][generated]") {
+  const uint64_t count = kSanitizedBuild ? 15 : 100;
+  MachineOptions options;
+  options.max_local_steps = 100'000; // their loops take a few hundred; a broken jump loops forever
+  for (uint64_t seed = 9'100'000; seed < 9'100'000 + count; ++seed) {
+    const std::string text = ProgramGenerator(seed).kernel();
+    auto compiled = compile_text(text);
+    INFO("program generator seed " << seed << "\n" << text << compiled->rendered());
+    REQUIRE(compiled->program != nullptr);
+    check_same(*compiled->program, 40, options, 1, {"sc", "gpu"});
   }
 }

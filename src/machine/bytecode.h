@@ -32,8 +32,11 @@ enum class Opcode : uint8_t {
   Pop,
   Dup,
   Load,         ///< pop a pointer, push what `type` reads there; `node` is the read's site
+  LoadAt,       ///< Load from the pointer `imm` (a global variable), pushed by no instruction
   Store,        ///< pop a pointer, then the value, store it as `type` at `node`'s range;
-                ///< `arg` 1: push the value back; `imm` 1: the value is a constant of the source
+                ///< `arg` kKeepValue: push the value back; kConstantValue: the value is a
+                ///< constant of the source (Event::constant_value)
+  StoreAt,      ///< Store to the pointer `imm` (a global variable): pop only the value
   BuiltinVariable, ///< push threadIdx.x and friends (`node`)
   Unary,        ///< apply `node`'s arithmetic unary operator to the top
   Binary,       ///< pop b, a: push `node`'s binary operator on them (arithmetic or pointers)
@@ -56,6 +59,10 @@ enum class Opcode : uint8_t {
   Return,       ///< pop the return value and leave the function
   Leave,        ///< leave the function, its return value as it is (the end of its body)
 };
+
+/** Store and StoreAt: the flags in `arg`. */
+constexpr uint32_t kKeepValue = 1;
+constexpr uint32_t kConstantValue = 2;
 
 /** An ExecAst's break or continue target where no compiled loop encloses it: leave the
  *  function, as the AST's flow out of its body does. */
@@ -82,6 +89,12 @@ struct CompiledFunction {
   uint32_t max_stack = 0; ///< the most values on its stack at once
 };
 
+/** The function a call of `declared` runs: its definition, where `declared` is a prototype
+ *  (null if it has none). */
+inline const FunctionDecl* definition_of(const FunctionDecl& declared) {
+  return declared.body ? &declared : declared.definition;
+}
+
 /** The compiled functions of one Program, made for one Machine. */
 class Bytecode {
 public:
@@ -93,17 +106,17 @@ public:
    *  local `v` must be recorded (Machine::Impl::record_observed_local). */
   void compile(const FunctionDecl& kernel, const std::function<bool(const VarDecl&)>& observed);
   /** The compiled form of `function` (a prototype names its definition); null if it has none. */
-  const CompiledFunction* find(const FunctionDecl& function) const;
+  const CompiledFunction* find(const FunctionDecl& function) const {
+    const FunctionDecl* definition = definition_of(function);
+    for (const auto& compiled : m_functions)
+      if (compiled->function == definition) return compiled.get();
+    return nullptr;
+  }
   size_t size() const { return m_functions.size(); }
 
 private:
   std::vector<std::unique_ptr<CompiledFunction>> m_functions;
 };
 
-/** The function a call of `declared` runs: its definition, where `declared` is a prototype
- *  (null if it has none). */
-inline const FunctionDecl* definition_of(const FunctionDecl& declared) {
-  return declared.body ? &declared : declared.definition;
-}
 
 } // namespace fencelab

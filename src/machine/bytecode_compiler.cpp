@@ -35,8 +35,16 @@ public:
   }
 
 private:
-  /** What an lvalue designates once its address code is emitted. */
-  enum class Place : uint8_t { None, Slot, Memory };
+  /** What an lvalue designates once its address code is emitted: a slot (no code), memory at
+   *  the address the code pushed, or a global variable (no code; its address is constant). */
+  enum class Place : uint8_t { None, Slot, Memory, Global };
+  /** An lvalue's designation and what locates it. */
+  struct Lvalue {
+    Place place = Place::None;
+    uint32_t slot = 0;
+    const VarDecl* variable = nullptr; ///< a slot's local, where its assignments are recorded
+    Word address = 0;                  ///< a global's
+  };
   struct Loop {
     std::vector<Fixup> breaks, continues;
   };
@@ -47,6 +55,9 @@ private:
   std::vector<const FunctionDecl*>& m_callees;
   std::vector<Loop> m_loops;
   uint32_t m_depth = 0, m_max_depth = 0;
+  static Word address_of(const VarDecl& global) {
+    return PointerValue{PointerKind::Object, global.object_id, 0}.encode();
+  }
 
   size_t here() const { return m_code.size(); }
   /** Appends `instr`, which changes the stack's depth by `effect`. */
@@ -94,57 +105,65 @@ private:
     return emit({.op = if_true ? Opcode::JumpIfTrue : Opcode::JumpIfFalse, .type = &e.type}, -1);
   }
 
-  /** Emits the address code of lvalue `e` (nothing for a slot). Mirrors Interpreter::lvalue. */
-  Place place(const Expr& e, uint32_t& slot, const VarDecl*& variable) {
+  /** Emits the address code of lvalue `e` (none for a slot or a global). Mirrors
+   *  Interpreter::lvalue. */
+  Lvalue place(const Expr& e) {
     switch (e.kind) {
     case ExprKind::NameRef: {
       const VarDecl* v = as<NameRef>(e).variable;
-      if (v == nullptr) return Place::None;
+      if (v == nullptr) return {};
       if (v->address_taken) { // the slot holds its private cell's address
         emit({.op = Opcode::Slot, .arg = v->slot}, +1);
-        return Place::Memory;
+        return {.place = Place::Memory};
       }
-      if (v->storage == StorageKind::Local || v->storage == StorageKind::Param) {
-        slot = v->slot;
-        variable = recorded(*v);
-        return Place::Slot;
-      }
-      emit({.op = Opcode::Const, .imm = PointerValue{PointerKind::Object, v->object_id, 0}.encode()}, +1);
-      return Place::Memory;
+      if (v->storage == StorageKind::Local || v->storage == StorageKind::Param)
+        return {.place = Place::Slot, .slot = v->slot, .variable = recorded(*v)};
+      return {.place = Place::Global, .address = address_of(*v)};
     }
     case ExprKind::Index: {
       const Index& ix = as<Index>(e);
       value(*ix.base);
       value(*ix.index);
       emit({.op = Opcode::IndexAddress, .node = &e}, -1);
-      return Place::Memory;
+      return {.place = Place::Memory};
     }
     case ExprKind::Unary:
-      if (as<Unary>(e).op != UnaryOp::Deref) return Place::None;
+      if (as<Unary>(e).op != UnaryOp::Deref) return {};
       value(*as<Unary>(e).operand);
-      return Place::Memory;
+      return {.place = Place::Memory};
     case ExprKind::Cast:
-      if (!e.is_lvalue) return Place::None;
-      return place(*as<Cast>(e).operand, slot, variable);
-    default: return Place::None;
+      if (!e.is_lvalue) return {};
+      return place(*as<Cast>(e).operand);
+    default: return {};
     }
+  }
+
+  /** place(), with a global's address pushed too: Memory, Slot or None. */
+  Lvalue place_on_stack(const Expr& e) {
+    Lvalue lv = place(e);
+    if (lv.place == Place::Global) {
+      emit({.op = Opcode::Const, .imm = lv.address}, +1);
+      lv.place = Place::Memory;
+    }
+    return lv;
   }
 
   /** A plain assignment; `keep`: its value stays on the stack. */
   bool compile_assign(const Assign& e, bool keep) {
     value(*e.rhs); // C++17 [expr.ass]: the right operand is sequenced before the left
-    uint32_t slot = 0;
-    const VarDecl* variable = nullptr;
-    switch (place(*e.lhs, slot, variable)) {
+    const Lvalue lv = place(*e.lhs);
+    const uint32_t flags = (keep ? kKeepValue : 0) | (is_source_constant(*e.rhs) ? kConstantValue : 0);
+    switch (lv.place) {
     case Place::None: return false;
     case Place::Slot:
       if (keep) emit({.op = Opcode::Dup}, +1);
-      emit({.op = Opcode::SetSlot, .arg = slot, .variable = variable}, -1);
+      emit({.op = Opcode::SetSlot, .arg = lv.slot, .variable = lv.variable}, -1);
       return true;
     case Place::Memory:
-      emit({.op = Opcode::Store, .arg = keep ? 1u : 0u, .imm = is_source_constant(*e.rhs) ? 1u : 0u, .node = &e,
-            .type = &e.lhs->type},
-           keep ? -1 : -2);
+      emit({.op = Opcode::Store, .arg = flags, .node = &e, .type = &e.lhs->type}, keep ? -1 : -2);
+      return true;
+    case Place::Global:
+      emit({.op = Opcode::StoreAt, .arg = flags, .imm = lv.address, .node = &e, .type = &e.lhs->type}, keep ? 0 : -1);
       return true;
     }
     return false;
@@ -164,14 +183,12 @@ private:
       const Assign& a = as<Assign>(e);
       if (!a.compound) return compile_assign(a, true);
       value(*a.rhs);
-      uint32_t slot = 0;
-      const VarDecl* variable = nullptr;
-      switch (place(*a.lhs, slot, variable)) {
-      case Place::None: return false;
-      case Place::Slot: emit({.op = Opcode::CompoundSlot, .arg = slot, .node = &e, .variable = variable}); return true;
+      const Lvalue lv = place_on_stack(*a.lhs);
+      switch (lv.place) {
+      case Place::Slot: emit({.op = Opcode::CompoundSlot, .arg = lv.slot, .node = &e, .variable = lv.variable}); return true;
       case Place::Memory: emit({.op = Opcode::CompoundMemory, .node = &e}, -1); return true;
+      default: return false;
       }
-      return false;
     }
     case ExprKind::Conditional: {
       const Conditional& c = as<Conditional>(e);
@@ -195,9 +212,7 @@ private:
       return true;
     }
     case ExprKind::Index: {
-      uint32_t slot = 0;
-      const VarDecl* variable = nullptr;
-      if (place(e, slot, variable) != Place::Memory) return false;
+      if (place_on_stack(e).place != Place::Memory) return false;
       emit({.op = Opcode::Load, .node = &e, .type = &e.type});
       return true;
     }
@@ -224,8 +239,8 @@ private:
       emit({.op = Opcode::Slot, .arg = v->slot}, +1);
       return true;
     }
-    emit({.op = Opcode::Const, .imm = PointerValue{PointerKind::Object, v->object_id, 0}.encode()}, +1);
-    if (!v->is_array) emit({.op = Opcode::Load, .node = &e, .type = &e.type});
+    if (v->is_array) emit({.op = Opcode::Const, .imm = address_of(*v)}, +1);
+    else emit({.op = Opcode::LoadAt, .imm = address_of(*v), .node = &e, .type = &e.type}, +1);
     return true;
   }
 
@@ -242,23 +257,17 @@ private:
       value(*e.operand);
       emit({.op = Opcode::Load, .node = &e, .type = &e.type});
       return true;
-    case UnaryOp::AddressOf: {
-      uint32_t slot = 0;
-      const VarDecl* variable = nullptr;
-      return place(*e.operand, slot, variable) == Place::Memory; // a slot's address: the AST's error
-    }
+    case UnaryOp::AddressOf: return place_on_stack(*e.operand).place == Place::Memory; // a slot's: the AST's error
     case UnaryOp::PreIncrement:
     case UnaryOp::PreDecrement:
     case UnaryOp::PostIncrement:
     case UnaryOp::PostDecrement: {
-      uint32_t slot = 0;
-      const VarDecl* variable = nullptr;
-      switch (place(*e.operand, slot, variable)) {
-      case Place::None: return false;
-      case Place::Slot: emit({.op = Opcode::IncrementSlot, .arg = slot, .node = &e, .variable = variable}, +1); return true;
+      const Lvalue lv = place_on_stack(*e.operand);
+      switch (lv.place) {
+      case Place::Slot: emit({.op = Opcode::IncrementSlot, .arg = lv.slot, .node = &e, .variable = lv.variable}, +1); return true;
       case Place::Memory: emit({.op = Opcode::IncrementMemory, .node = &e}); return true;
+      default: return false;
       }
-      return false;
     }
     }
     return false;
@@ -465,11 +474,5 @@ void Bytecode::compile(const FunctionDecl& kernel, const std::function<bool(cons
       if (instr.op == Opcode::Call) instr.callee = find(*instr.function);
 }
 
-const CompiledFunction* Bytecode::find(const FunctionDecl& function) const {
-  const FunctionDecl* definition = definition_of(function);
-  for (const auto& compiled : m_functions)
-    if (compiled->function == definition) return compiled.get();
-  return nullptr;
-}
 
 } // namespace fencelab

@@ -9,6 +9,12 @@
 
 namespace fencelab {
 
+/** Store and StoreAt, once the pointer is off the stack: the value stays on it for kKeepValue. */
+inline void Interpreter::store(const Instr& i, Word pointer, Word*& sp) {
+  const Word v = (i.arg & kKeepValue) ? sp[-1] : *--sp;
+  m.store(t, pointer, *i.type, v, i.node->range, (i.arg & kConstantValue) && m.observing()); // only the checkers ask
+}
+
 void Interpreter::run(const CompiledFunction& function) {
   std::array<Word, Bytecode::kMaxStack> stack;
   Word* sp = stack.data(); // the next free entry
@@ -35,12 +41,16 @@ void Interpreter::run(const CompiledFunction& function) {
       t.read_site = i.node;
       sp[-1] = m.load(t, sp[-1], *i.type, i.node->range);
       break;
+    case Opcode::LoadAt:
+      t.read_site = i.node;
+      *sp++ = m.load(t, i.imm, *i.type, i.node->range);
+      break;
     case Opcode::Store: {
       const Word pointer = *--sp;
-      const Word v = i.arg ? sp[-1] : *--sp;
-      m.store(t, pointer, *i.type, v, i.node->range, i.imm != 0 && m.observing()); // only the checkers ask
+      store(i, pointer, sp);
       break;
     }
+    case Opcode::StoreAt: store(i, i.imm, sp); break;
     case Opcode::BuiltinVariable: *sp++ = builtin_variable(as<BuiltinVariable>(*i.node)); break;
     case Opcode::Unary: {
       const Unary& u = as<Unary>(*i.node);

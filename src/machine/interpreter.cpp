@@ -393,9 +393,7 @@ Word Interpreter::call(const FunctionDecl& declared, std::span<const Word> args,
   // The kernel's own recursion must end as its runtime error, before it reaches the fiber
   // stack's guard page (which would end fencelab itself). On hardware too the per-thread stack
   // is small (cudaLimitStackSize, Programming Guide "Function recursion").
-  const uintptr_t here = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
-  const uintptr_t reserve = std::min<uintptr_t>(kStackReserve, m.stacks.stack_size() / 4);
-  if (t.stack_top != 0 && t.stack_top - here + reserve > m.stacks.stack_size())
+  if (reinterpret_cast<uintptr_t>(__builtin_frame_address(0)) < t.stack_limit)
     m.fault(t, f.name_range,
             fmt::format("recursion too deep at call depth {}: the simulated thread's stack ({} KiB) is used up; "
                         "raise --stack-size",

@@ -15,9 +15,6 @@ enum class Flow : uint8_t { Normal, Break, Continue, Return };
 
 /** Deep recursion is reported before it can reach the fiber's guard page. */
 constexpr size_t kMaxCallDepth = 1000;
-/** Native stack kept free below the deepest call (at most a quarter of the stack): room for
- *  evaluating one function's body. */
-constexpr uintptr_t kStackReserve = 64 * 1024;
 
 /** An object designated by an lvalue expression: a frame slot or a memory address. */
 struct LValue {
@@ -77,6 +74,7 @@ private:
   bool condition(const Expr& e) { return word_is_true(eval(e), e.type); }
   /** Runs a compiled function's body in the current frame (bytecode_vm.cpp). */
   void run(const CompiledFunction& function);
+  void store(const Instr& instr, Word pointer, Word*& sp);
 };
 
 } // namespace fencelab

@@ -455,7 +455,7 @@ void Machine::Impl::start_thread(SimThread& thread) {
 }
 
 void Machine::Impl::thread_main(SimThread& thread) {
-  thread.stack_top = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
+  thread.stack_limit = reinterpret_cast<uintptr_t>(__builtin_frame_address(0)) - call_stack_room();
   try {
     call_function(thread, *program.launch.kernel, kernel_arguments, nullptr);
     thread.status = ThreadStatus::Done;

@@ -95,9 +95,9 @@ struct ThreadSnapshot {
  * of destroying and rebuilding the thread; a field added here is reset without further code.
  */
 struct ThreadRunState {
-  /** Where the thread's fiber stack begins (the frame of thread_main): how deep the kernel's
-   *  calls may go is measured from here (Interpreter::call). 0 while not on its fiber. */
-  uintptr_t stack_top = 0;
+  /** The lowest address a call's frame may have on the thread's fiber stack (Interpreter::call):
+   *  the frame of thread_main less Machine::Impl::call_stack_room. 0 while not on its fiber. */
+  uintptr_t stack_limit = 0;
   ThreadStatus status = ThreadStatus::AtEvent;
   PendingEvent pending;
   Word return_value = 0;
@@ -214,6 +214,11 @@ struct Machine::Impl final : FootprintSink {
   MachineOptions options;
   MemoryLayout layout;
   StackPool stacks;
+  /** How much of a fiber stack the kernel's calls may use: all but a reserve kept free below the
+   *  deepest call for evaluating one function's body (64 KiB, at most a quarter of the stack). */
+  uintptr_t call_stack_room() const {
+    return stacks.stack_size() - std::min<uintptr_t>(64 * 1024, stacks.stack_size() / 4);
+  }
   uint32_t resident_limit = 1;
   uint32_t threads_per_block = 1;
   uint64_t total_blocks = 1;

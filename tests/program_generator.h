@@ -1,0 +1,157 @@
+// Random kernels with control flow, for the differential test of the bytecode engine against
+// the AST walker (tests/bytecode_tests.cpp): two threads run one body of nested if, for, while,
+// do and switch statements with break and continue, assignments and compound assignments to
+// locals, globals and an array, increments, calls of a helper function, and expressions of
+// every operator (conditionals, && and ||, casts, shifts, division that may divide by zero).
+// Loops are bounded by counters the body never assigns, so every kernel ends (or faults). The
+// same seed gives the same kernel on every machine.
+#pragma once
+
+#include "fencelab/explore/exploration.h"
+
+#include <string>
+
+namespace fencelab::testing {
+
+class ProgramGenerator {
+public:
+  explicit ProgramGenerator(uint64_t seed) : m_random(seed) {}
+
+  std::string kernel() {
+    std::string text = "//@ launch grid=1 block=2\n"
+                       "//@ arg out: int[4] = zeros\n"
+                       "//@ observe out[0] out[1] out[2] out[3] g0 g1\n"
+                       "__device__ int g0, g1 = 3;\n";
+    m_in_helper = true;
+    m_locals = 2;
+    text += "__device__ int helper(int v0, int v1) {\n" + statements(2, 1) + "  return " + expr(2) + ";\n}\n";
+    m_in_helper = false;
+    m_locals = 3;
+    text += "__global__ void k(int* out) {\n  int v0 = threadIdx.x, v1 = " + std::to_string(below(5)) +
+            ", v2;\n  v2 = v0 + 1;\n" + statements(3, 1) + "}\n";
+    return text;
+  }
+
+private:
+  SplitMix64 m_random;
+  bool m_in_helper = false;
+  uint32_t m_locals = 0;
+  uint32_t m_loops = 0; ///< loop counters declared so far (each loop has its own)
+  uint32_t m_loop_depth = 0;
+  bool m_in_switch = false;
+
+  uint32_t below(uint32_t bound) { return m_random.below(bound); }
+  std::string local() { return "v" + std::to_string(below(m_locals)); }
+  std::string indent(uint32_t depth) { return std::string(2 * depth, ' '); }
+
+  std::string lvalue() {
+    switch (below(m_in_helper ? 2 : 4)) {
+    case 0:
+    case 1: return local();
+    case 2: return below(2) ? "g0" : "g1";
+    default: return "out[(" + expr(1) + ") & 3]";
+    }
+  }
+
+  std::string expr(uint32_t depth) {
+    if (depth == 0 || below(4) == 0) {
+      switch (below(m_in_helper ? 3 : 5)) {
+      case 0: return std::to_string(below(9));
+      case 1:
+      case 2: return local();
+      case 3: return below(2) ? "g0" : "threadIdx.x";
+      default: return "out[" + std::to_string(below(4)) + "]";
+      }
+    }
+    static const char* const kBinary[] = {"+", "-", "*", "&", "|", "^", "<", "<=", "==", "!=", ">", ">=", "&&", "||"};
+    switch (below(10)) {
+    case 0: return "(" + expr(depth - 1) + " ? " + expr(depth - 1) + " : " + expr(depth - 1) + ")";
+    case 1: return std::string(below(2) ? "-" : below(2) ? "!" : "~") + "(" + expr(depth - 1) + ")";
+    case 2: return "(int)((unsigned)(" + expr(depth - 1) + ") >> (" + expr(depth - 1) + " & 7))";
+    case 3: // now and then a division by zero: the engines must fault alike
+      return "(" + expr(depth - 1) + (below(2) ? " / " : " % ") + "(" + expr(depth - 1) + (below(4) ? " | 1))" : "))");
+    case 4:
+      if (!m_in_helper) return "helper(" + expr(depth - 1) + ", " + expr(depth - 1) + ")";
+      [[fallthrough]];
+    default: return "(" + expr(depth - 1) + " " + kBinary[below(14)] + " " + expr(depth - 1) + ")";
+    }
+  }
+
+  std::string statements(uint32_t depth, uint32_t level) {
+    std::string code;
+    const uint32_t count = 1 + below(4);
+    for (uint32_t i = 0; i < count; ++i) code += statement(depth, level);
+    return code;
+  }
+
+  std::string block(uint32_t depth, uint32_t level) {
+    return "{\n" + statements(depth - 1, level + 1) + indent(level) + "}\n";
+  }
+
+  std::string statement(uint32_t depth, uint32_t level) {
+    const std::string in = indent(level);
+    static const char* const kCompound[] = {"+=", "-=", "*=", "&=", "|=", "^="};
+    const uint32_t kind = depth == 0 ? below(4) : below(11);
+    switch (kind) {
+    case 0: return in + lvalue() + " = " + expr(2) + ";\n";
+    case 1: return in + lvalue() + " " + kCompound[below(6)] + " " + expr(2) + ";\n";
+    case 2: return in + (below(2) ? lvalue() + (below(2) ? "++" : "--") : (below(2) ? "++" : "--") + lvalue()) + ";\n";
+    case 3:
+      if (m_loop_depth > 0 || m_in_switch) return in + "if (" + expr(1) + ") " + (below(2) || m_loop_depth == 0 ? "break" : "continue") + ";\n";
+      return in + ";\n";
+    case 4:
+    case 5: {
+      std::string code = in + "if (" + expr(2) + ") " + block(depth, level);
+      if (below(2)) code.insert(code.size() - 1, " else " + block(depth, level).substr(0, std::string::npos));
+      return code;
+    }
+    case 6: {
+      const std::string i = "i" + std::to_string(m_loops++);
+      ++m_loop_depth;
+      const bool saved = m_in_switch;
+      m_in_switch = false;
+      const std::string code = in + "for (int " + i + " = 0; " + i + " < " + std::to_string(1 + below(3)) + "; " + i +
+                               "++) " + block(depth, level);
+      m_in_switch = saved;
+      --m_loop_depth;
+      return code;
+    }
+    case 7: {
+      const std::string w = "w" + std::to_string(m_loops++);
+      ++m_loop_depth;
+      const bool saved = m_in_switch;
+      m_in_switch = false;
+      std::string code;
+      if (below(2)) {
+        code = in + "int " + w + " = 0;\n" + in + "while (" + w + "++ < " + std::to_string(1 + below(3)) + ") " +
+               block(depth, level);
+      } else {
+        code = in + "int " + w + " = 0;\n" + in + "do " + block(depth, level);
+        code.insert(code.size() - 1, " while (++" + w + " < " + std::to_string(1 + below(3)) + ");");
+      }
+      m_in_switch = saved;
+      --m_loop_depth;
+      return code;
+    }
+    case 8: {
+      const bool saved = m_in_switch;
+      m_in_switch = true;
+      std::string code = in + "switch ((" + expr(1) + ") & 3) {\n";
+      for (uint32_t c = 0; c < 3; ++c) {
+        code += in + (c == 2 ? "default: {\n" : "case " + std::to_string(c) + ": {\n") + statements(depth - 1, level + 1);
+        if (below(2)) code += in + "  break;\n";
+        code += in + "}\n";
+      }
+      code += in + "}\n";
+      m_in_switch = saved;
+      return code;
+    }
+    case 9:
+      if (!m_in_helper) return in + local() + " = helper(" + expr(1) + ", " + expr(1) + ");\n";
+      return in + local() + " = " + expr(1) + ";\n";
+    default: return in + "{\n" + statements(depth - 1, level + 1) + in + "}\n";
+    }
+  }
+};
+
+} // namespace fencelab::testing
