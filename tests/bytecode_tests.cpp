@@ -259,7 +259,13 @@ TEST_CASE("bytecode: every catalogue and corpus kernel", "[bytecode][catalogue]"
     INFO(path);
     auto compiled = compile_text(read_source_text(path), path);
     if (compiled->program == nullptr) continue; // a kernel that must not compile (tested elsewhere)
-    check_same(*compiled->program, sweep_budget(*compiled->program, kSanitizedBuild ? 20 : 100));
+    const uint64_t budget = sweep_budget(*compiled->program, kSanitizedBuild ? 20 : 100);
+    check_same(*compiled->program, budget);
+    if (path.find("/warps/") != std::string::npos) { // and pre-Volta lockstep warps
+      MachineOptions lockstep;
+      lockstep.warp = WarpMode::Lockstep;
+      check_same(*compiled->program, budget, lockstep, 0, {"sc", "gpu"});
+    }
   }
 }
 
