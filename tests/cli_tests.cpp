@@ -123,6 +123,19 @@ TEST_CASE("explore prints the outcome table and exits 0 when expectations hold",
   CHECK(contains(r.output, "holds"));
 }
 
+TEST_CASE("the AST interpreter (--interpreter ast) gives the bytecode's report; an unknown one is refused", "[cli][bytecode]") {
+  const std::string file = kernel("fences/write_read_xy.cu");
+  const auto bytecode = run_fencelab("explore --model gpu " + file);
+  const auto ast = run_fencelab("explore --model gpu --interpreter ast " + file);
+  CHECK(bytecode.exit_code == 0);
+  CHECK(ast.exit_code == 0);
+  CHECK(ast.output == bytecode.output);
+  CHECK(run_fencelab("explore --model gpu --interpreter bytecode " + file).output == bytecode.output);
+  const auto bad = run_fencelab("explore --model gpu --interpreter jit " + file);
+  CHECK(bad.exit_code != 0);
+  CHECK(contains(bad.output, "--interpreter"));
+}
+
 TEST_CASE("a failed expectation exits 1 with a witness", "[cli]") {
   const auto path = write_temp("fails.cu", R"(//@ launch grid=1 block=2
 //@ observe x
