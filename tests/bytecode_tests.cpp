@@ -251,6 +251,28 @@ __global__ void k(int* out) {
              1, few_local_steps);
 }
 
+TEST_CASE("bytecode: a function whose expressions nest deeper than its stack runs on the AST", "[bytecode]") {
+  std::string nested = "x";
+  for (int i = 0; i < 40; ++i) nested = "(x + " + nested + ")"; // 41 values on the stack at once
+  const std::string text = R"(
+//@ launch grid=1 block=2
+//@ arg out: int[2] = zeros
+//@ observe out[0] out[1]
+__device__ int deep(int x) { return )" + nested + R"(; }
+__global__ void k(int* out) { out[threadIdx.x] = deep(threadIdx.x + 1); }
+)";
+  auto compiled = compile_text(text);
+  REQUIRE(compiled->program != nullptr);
+  MachineOptions options;
+  options.engine = Engine::Bytecode;
+  CHECK(Machine(*compiled->program, options).compiled_functions() == 1); // the kernel, not deep()
+  check_same(*compiled->program, 100);
+  auto model = create_model("sc");
+  Machine machine(*compiled->program, options);
+  const ExplorationResult r = explore_exhaustive(machine, *model, ExhaustiveOptions{100});
+  CHECK(outcome_strings(*compiled->program, r) == std::set<std::string>{"out[0]=41 out[1]=82"});
+}
+
 TEST_CASE("bytecode: every catalogue and corpus kernel", "[bytecode][catalogue]") {
   std::vector<std::string> files = catalogue_files();
   for (const auto& entry : std::filesystem::directory_iterator(std::string(FENCELAB_SOURCE_DIR) + "/tests/corpus"))
