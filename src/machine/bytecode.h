@@ -32,7 +32,7 @@ enum class Opcode : uint8_t {
   Pop,
   Dup,
   Load,         ///< pop a pointer, push what `type` reads there; `node` is the read's site
-  LoadAt,       ///< Load from the pointer `imm` (a global variable), pushed by no instruction
+  LoadAt,       ///< Load from the constant pointer `imm` (a global variable)
   Store,        ///< pop a pointer, then the value, store it as `type` at `node`'s range;
                 ///< `arg` kKeepValue: push the value back; kConstantValue: the value is a
                 ///< constant of the source (Event::constant_value)

@@ -9,7 +9,6 @@
 
 namespace fencelab {
 
-/** Store and StoreAt, once the pointer is off the stack: the value stays on it for kKeepValue. */
 inline void Interpreter::store(const Instr& i, Word pointer, Word*& sp) {
   const Word v = (i.arg & kKeepValue) ? sp[-1] : *--sp;
   m.store(t, pointer, *i.type, v, i.node->range, (i.arg & kConstantValue) && m.observing()); // only the checkers ask

@@ -74,6 +74,8 @@ private:
   bool condition(const Expr& e) { return word_is_true(eval(e), e.type); }
   /** Runs a compiled function's body in the current frame (bytecode_vm.cpp). */
   void run(const CompiledFunction& function);
+  /** Store and StoreAt once the pointer is known: the value is popped from `sp`, or kept on it
+   *  (kKeepValue). */
   void store(const Instr& instr, Word pointer, Word*& sp);
 };
 
