@@ -84,6 +84,18 @@ private:
     return code;
   }
 
+  /** A loop's code from `make`: inside it `break` and `continue` are allowed, and a `break`
+   *  leaves the loop, not a switch around it. */
+  template <typename Make> std::string in_loop(Make make) {
+    ++m_loop_depth;
+    const bool saved = m_in_switch;
+    m_in_switch = false;
+    std::string code = make();
+    m_in_switch = saved;
+    --m_loop_depth;
+    return code;
+  }
+
   std::string block(uint32_t depth, uint32_t level) {
     return "{\n" + statements(depth - 1, level + 1) + indent(level) + "}\n";
   }
@@ -102,36 +114,26 @@ private:
     case 4:
     case 5: {
       std::string code = in + "if (" + expr(2) + ") " + block(depth, level);
-      if (below(2)) code.insert(code.size() - 1, " else " + block(depth, level).substr(0, std::string::npos));
+      if (below(2)) code.insert(code.size() - 1, " else " + block(depth, level));
       return code;
     }
     case 6: {
       const std::string i = "i" + std::to_string(m_loops++);
-      ++m_loop_depth;
-      const bool saved = m_in_switch;
-      m_in_switch = false;
-      const std::string code = in + "for (int " + i + " = 0; " + i + " < " + std::to_string(1 + below(3)) + "; " + i +
-                               "++) " + block(depth, level);
-      m_in_switch = saved;
-      --m_loop_depth;
-      return code;
+      return in_loop([&] {
+        return in + "for (int " + i + " = 0; " + i + " < " + std::to_string(1 + below(3)) + "; " + i + "++) " +
+               block(depth, level);
+      });
     }
     case 7: {
       const std::string w = "w" + std::to_string(m_loops++);
-      ++m_loop_depth;
-      const bool saved = m_in_switch;
-      m_in_switch = false;
-      std::string code;
-      if (below(2)) {
-        code = in + "int " + w + " = 0;\n" + in + "while (" + w + "++ < " + std::to_string(1 + below(3)) + ") " +
-               block(depth, level);
-      } else {
-        code = in + "int " + w + " = 0;\n" + in + "do " + block(depth, level);
+      return in_loop([&] {
+        if (below(2))
+          return in + "int " + w + " = 0;\n" + in + "while (" + w + "++ < " + std::to_string(1 + below(3)) + ") " +
+                 block(depth, level);
+        std::string code = in + "int " + w + " = 0;\n" + in + "do " + block(depth, level);
         code.insert(code.size() - 1, " while (++" + w + " < " + std::to_string(1 + below(3)) + ");");
-      }
-      m_in_switch = saved;
-      --m_loop_depth;
-      return code;
+        return code;
+      });
     }
     case 8: {
       const bool saved = m_in_switch;

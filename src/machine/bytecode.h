@@ -86,7 +86,6 @@ struct Instr {
 struct CompiledFunction {
   const FunctionDecl* function = nullptr;
   std::vector<Instr> code;
-  uint32_t max_stack = 0; ///< the most values on its stack at once
 };
 
 /** The function a call of `declared` runs: its definition, where `declared` is a prototype
@@ -117,6 +116,5 @@ public:
 private:
   std::vector<std::unique_ptr<CompiledFunction>> m_functions;
 };
-
 
 } // namespace fencelab

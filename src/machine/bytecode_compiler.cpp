@@ -9,6 +9,7 @@
 #include "fencelab/machine/pointer.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace fencelab {
 
@@ -22,15 +23,14 @@ struct Fixup {
 
 class FunctionCompiler {
 public:
-  FunctionCompiler(CompiledFunction& out, const std::function<bool(const VarDecl&)>& observed,
+  FunctionCompiler(std::vector<Instr>& code, const std::function<bool(const VarDecl&)>& observed,
                    std::vector<const FunctionDecl*>& callees)
-      : m_out(out), m_code(out.code), m_observed(observed), m_callees(callees) {}
+      : m_code(code), m_observed(observed), m_callees(callees) {}
 
   /** False if the function cannot be compiled (its expressions nest too deep). */
   bool compile(const FunctionDecl& function) {
     statement(*function.body);
     emit({.op = Opcode::Leave});
-    m_out.max_stack = m_max_depth;
     return m_max_depth <= Bytecode::kMaxStack;
   }
 
@@ -49,7 +49,6 @@ private:
     std::vector<Fixup> breaks, continues;
   };
 
-  CompiledFunction& m_out;
   std::vector<Instr>& m_code;
   const std::function<bool(const VarDecl&)>& m_observed;
   std::vector<const FunctionDecl*>& m_callees;
@@ -327,6 +326,15 @@ private:
     (is_break ? m_loops.back().breaks : m_loops.back().continues).push_back({at, false});
   }
 
+  /** Ends a for or while loop whose next iteration begins at `next`: a step at the loop's
+   *  range and a jump back to `top`; the condition's exit jump (if any) leaves with the breaks. */
+  void repeat_loop(const Stmt& s, size_t top, size_t next, std::optional<size_t> exit) {
+    step(s);
+    emit({.op = Opcode::Jump, .arg = uint32_t(top)});
+    if (exit) m_loops.back().breaks.push_back({*exit, false});
+    end_loop(next);
+  }
+
   /** Closes the innermost loop: its continues go to `continue_target`, its breaks to here. */
   void end_loop(size_t continue_target) {
     for (const Fixup& f : m_loops.back().continues) patch(f, continue_target);
@@ -390,30 +398,23 @@ private:
       step(s);
       if (f.init) statement(*f.init);
       const size_t top = here();
-      size_t to_end = 0;
-      if (f.condition) to_end = branch(*f.condition, false);
+      std::optional<size_t> exit;
+      if (f.condition) exit = branch(*f.condition, false);
       m_loops.emplace_back();
       statement(*f.body);
       const size_t next = here();
       if (f.step) effect(*f.step);
-      step(s);
-      emit({.op = Opcode::Jump, .arg = uint32_t(top)});
-      if (f.condition) m_loops.back().breaks.push_back({to_end, false});
-      end_loop(next);
+      repeat_loop(s, top, next, exit);
       return;
     }
     case StmtKind::While: {
       const While& w = as<While>(s);
       step(s);
       const size_t top = here();
-      const size_t to_end = branch(*w.condition, false);
+      const size_t exit = branch(*w.condition, false);
       m_loops.emplace_back();
       statement(*w.body);
-      const size_t next = here();
-      step(s);
-      emit({.op = Opcode::Jump, .arg = uint32_t(top)});
-      m_loops.back().breaks.push_back({to_end, false});
-      end_loop(next);
+      repeat_loop(s, top, here(), exit);
       return;
     }
     case StmtKind::DoWhile: {
@@ -464,15 +465,15 @@ void Bytecode::compile(const FunctionDecl& kernel, const std::function<bool(cons
     auto compiled = std::make_unique<CompiledFunction>();
     compiled->function = function;
     std::vector<const FunctionDecl*> callees;
-    if (!FunctionCompiler(*compiled, observed, callees).compile(*function)) continue; // runs on the AST
-    m_functions.push_back(std::move(compiled));
+    const bool compiles = FunctionCompiler(compiled->code, observed, callees).compile(*function);
+    // Its callees are compiled even where it is not: a call from the AST finds their code too.
     pending.insert(pending.end(), callees.begin(), callees.end());
+    if (compiles) m_functions.push_back(std::move(compiled)); // else it runs on the AST
   }
   // Calls between compiled functions go straight to the callee's code.
   for (const auto& function : m_functions)
     for (Instr& instr : function->code)
       if (instr.op == Opcode::Call) instr.callee = find(*instr.function);
 }
-
 
 } // namespace fencelab
