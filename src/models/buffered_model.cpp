@@ -1,6 +1,7 @@
 #include "buffered_model.h"
 
 #include <algorithm>
+#include <cassert>
 #include <fmt/format.h>
 
 namespace fencelab {
@@ -8,6 +9,7 @@ namespace fencelab {
 void BufferedModel::reset_buffers() {
   m_ids.reset();
   for (StoreBuffer& b : m_buffers) b.clear();
+  m_steps = 0;
   m_nonempty.clear();
   for (std::vector<ObjectId>& lanes : m_drained_alone) lanes.clear();
 }
@@ -64,7 +66,7 @@ void BufferedModel::note_maybe_empty(uint32_t slot) {
 void BufferedModel::store(const ThreadRef& t, Location location, Word value, AccessMode) {
   touch(lane(t.slot.value, location), true);
   const uint64_t id = m_ids.next();
-  buffer(t.slot).push(location, value, id);
+  edit_buffer(t.slot.value, [&](StoreBuffer& b) { b.push(location, value, id); });
   m_ids.note_store(t.slot, id);
   note_nonempty(t.slot.value);
 }
@@ -80,7 +82,7 @@ void BufferedModel::thread_start(const ThreadRef& t) {
 const std::vector<BufferedStore>& BufferedModel::drain_all(ThreadSlot slot) {
   m_drained.clear();
   if (slot.value >= m_buffers.size()) return m_drained;
-  m_buffers[slot.value].take_all(m_drained);
+  edit_buffer(slot.value, [this](StoreBuffer& b) { b.take_all(m_drained); });
   for (const BufferedStore& store : m_drained) drained(slot.value, store, true);
   touch_emptied_lanes(slot.value);
   note_maybe_empty(slot.value);
@@ -90,7 +92,7 @@ const std::vector<BufferedStore>& BufferedModel::drain_all(ThreadSlot slot) {
 void BufferedModel::drain_location(ThreadSlot slot, Location location) {
   m_drained.clear();
   if (slot.value >= m_buffers.size()) return;
-  m_buffers[slot.value].take_all(m_drained, location);
+  edit_buffer(slot.value, [&](StoreBuffer& b) { b.take_all(m_drained, location); });
   for (const BufferedStore& store : m_drained) drained(slot.value, store, true);
   touch_emptied_lane(slot.value, lane(slot.value, location));
   note_maybe_empty(slot.value);
@@ -103,23 +105,26 @@ void BufferedModel::finish_execution() {
 }
 
 uint32_t BufferedModel::internal_step_count() const {
-  size_t count = 0;
-  for (uint32_t slot : m_nonempty) count += m_buffers[slot].drainable_count(m_order);
-  return static_cast<uint32_t>(count);
+  assert(m_steps == [this] {
+    uint32_t count = 0;
+    for (uint32_t slot : m_nonempty) count += m_buffers[slot].drainable_count(m_order);
+    return count;
+  }());
+  return m_steps;
 }
 
 std::pair<uint32_t, uint32_t> BufferedModel::locate_step(uint32_t index) const {
   for (uint32_t slot : m_nonempty) {
-    m_buffers[slot].drainable(m_order, m_positions);
-    if (index < m_positions.size()) return {slot, m_positions[index]};
-    index -= static_cast<uint32_t>(m_positions.size());
+    const uint32_t count = m_buffers[slot].drainable_count(m_order);
+    if (index < count) return {slot, m_buffers[slot].drainable_position(m_order, index)};
+    index -= count;
   }
   return {0, 0};
 }
 
 void BufferedModel::internal_step(uint32_t index) {
   const auto [slot, position] = locate_step(index);
-  const BufferedStore store = m_buffers[slot].take(position);
+  const BufferedStore store = edit_buffer(slot, [p = position](StoreBuffer& b) { return b.take(p); });
   drained(slot, store, false);
   note_drained_alone(slot, lane(slot, store.location));
   note_maybe_empty(slot);

@@ -76,6 +76,18 @@ private:
   void note_drained_alone(uint32_t slot, const ObjectId& lane);
   void touch_emptied_lanes(uint32_t slot);
   void touch_emptied_lane(uint32_t slot, const ObjectId& lane);
+  /** Applies `edit` to thread slot `slot`'s buffer (grown if needed), keeping m_steps. */
+  template <class Edit>
+  decltype(auto) edit_buffer(uint32_t slot, Edit&& edit) {
+    StoreBuffer& b = buffer(ThreadSlot{slot});
+    m_steps -= b.drainable_count(m_order);
+    struct Recount { // also when `edit` returns a value
+      BufferedModel& model;
+      StoreBuffer& b;
+      ~Recount() { model.m_steps += b.drainable_count(model.m_order); }
+    } recount{*this, b};
+    return edit(b);
+  }
   /** The (slot, position) of internal step `index`. */
   std::pair<uint32_t, uint32_t> locate_step(uint32_t index) const;
 
@@ -83,6 +95,7 @@ private:
   std::vector<StoreBuffer> m_buffers; ///< by thread slot
   std::vector<ThreadId> m_owners;     ///< by thread slot: the thread running there
   std::vector<uint32_t> m_nonempty;   ///< slots with buffered stores, ascending
+  uint32_t m_steps = 0;               ///< drainable stores over all buffers (internal_step_count)
   mutable std::vector<uint32_t> m_positions;
   std::vector<BufferedStore> m_drained; ///< the last drain_all's or drain_location's stores
   std::vector<std::vector<ObjectId>> m_drained_alone; ///< by thread slot: note_drained_alone

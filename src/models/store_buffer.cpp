@@ -25,24 +25,24 @@ void StoreBuffer::drainable(DrainOrder order, std::vector<uint32_t>& out) const 
     if (oldest_of_its_location(i)) out.push_back(i);
 }
 
-size_t StoreBuffer::drainable_count(DrainOrder order) const {
-  if (m_entries.empty()) return 0;
-  if (order == DrainOrder::Fifo) return 1;
-  size_t count = 0;
-  for (uint32_t i = 0; i < m_entries.size(); ++i) count += oldest_of_its_location(i) ? 1 : 0;
-  return count;
+uint32_t StoreBuffer::drainable_position(DrainOrder order, uint32_t k) const {
+  if (order == DrainOrder::Fifo) return 0;
+  for (uint32_t i = 0; i < m_entries.size(); ++i)
+    if (oldest_of_its_location(i) && k-- == 0) return i;
+  return 0; // unreachable for a valid k
 }
 
 BufferedStore StoreBuffer::take(uint32_t position) {
   const BufferedStore entry = m_entries[position];
   m_entries.erase(m_entries.begin() + position);
+  if (!contains(entry.location)) --m_locations;
   return entry;
 }
 
 void StoreBuffer::take_all(std::vector<BufferedStore>& out, std::optional<Location> location) {
   if (!location) {
     out.insert(out.end(), m_entries.begin(), m_entries.end());
-    m_entries.clear(); // keeps its capacity for the thread's next stores
+    clear(); // keeps its capacity for the thread's next stores
     return;
   }
   size_t kept = 0;
@@ -50,6 +50,7 @@ void StoreBuffer::take_all(std::vector<BufferedStore>& out, std::optional<Locati
     if (e.location == *location) out.push_back(e);
     else m_entries[kept++] = e;
   }
+  if (kept < m_entries.size()) --m_locations;
   m_entries.resize(kept);
 }
 
