@@ -11,6 +11,7 @@
 #include "machine_helpers.h"
 #include "program_generator.h"
 
+#include <fmt/format.h>
 #include <sstream>
 
 using namespace fencelab;
@@ -249,6 +250,36 @@ __global__ void k(int* out) {
 }
 )",
              1, few_local_steps);
+}
+
+TEST_CASE("bytecode: recursion ends at the same call depth as on the AST, set by --stack-size", "[bytecode]") {
+  // The compiled call's native frame is larger than the walked one's (342 against 396 levels
+  // once, in a RelWithDebInfo build): the depth is counted, so both stop at the same one.
+  const std::string text = R"(
+//@ launch grid=1 block=2
+//@ arg out: int[2] = zeros
+//@ observe out[0] out[1]
+__device__ int down(int n, int a) { int l[2]; l[n & 1] = a; return n == 0 ? a : down(n - 1, a + l[n & 1]) + 1; }
+__global__ void k(int* out) { out[threadIdx.x] = down(threadIdx.x == 0 ? 20 : 100000, 1); }
+)";
+  auto compiled = compile_text(text);
+  REQUIRE(compiled->program != nullptr);
+  check_same(*compiled->program, 50);
+  for (const uint32_t stack_size : {256u * 1024, 1024u * 1024}) {
+    for (const Engine engine : {Engine::Ast, Engine::Bytecode}) {
+      MachineOptions options;
+      options.engine = engine;
+      options.stack_size = stack_size;
+      Machine machine(*compiled->program, options);
+      auto model = create_model("sc");
+      const ExplorationResult r = explore_exhaustive(machine, *model, ExhaustiveOptions{10});
+      REQUIRE(r.outcomes.size() == 1);
+      const std::string& message = r.outcomes.front().outcome.message;
+      INFO(message);
+      const size_t room = stack_size - std::min<size_t>(64 * 1024, stack_size / 4);
+      CHECK(message.find(fmt::format("recursion too deep at call depth {}:", room / 1536)) != std::string::npos);
+    }
+  }
 }
 
 TEST_CASE("bytecode: a function whose expressions nest deeper than its stack runs on the AST", "[bytecode]") {

@@ -388,12 +388,13 @@ Word Interpreter::call(const FunctionDecl& declared, std::span<const Word> args,
 Word Interpreter::call(const FunctionDecl& declared, std::span<const Word> args, const Call* call_site,
                        const CompiledFunction* compiled) {
   const FunctionDecl& f = *definition_of(declared); // sema: every called function is defined
-  if (t.frames.size() >= kMaxCallDepth)
-    m.fault(t, f.name_range, fmt::format("call depth exceeds {} (unbounded recursion?)", kMaxCallDepth));
   // The kernel's own recursion must end as its runtime error, before it reaches the fiber
   // stack's guard page (which would end fencelab itself). On hardware too the per-thread stack
-  // is small (cudaLimitStackSize, Programming Guide "Function recursion").
-  if (reinterpret_cast<uintptr_t>(__builtin_frame_address(0)) < t.stack_limit)
+  // is small (cudaLimitStackSize, Programming Guide "Function recursion"). The depth is
+  // counted (the same in both interpreters and every build); the frame's address is checked
+  // too, for a call whose native frames are larger than a level's share of the stack.
+  if (t.frames.size() >= m.call_depth_limit() ||
+      reinterpret_cast<uintptr_t>(__builtin_frame_address(0)) < t.stack_limit)
     m.fault(t, f.name_range,
             fmt::format("recursion too deep at call depth {}: the simulated thread's stack ({} KiB) is used up; "
                         "raise --stack-size",

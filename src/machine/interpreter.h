@@ -13,8 +13,6 @@ namespace fencelab {
 
 enum class Flow : uint8_t { Normal, Break, Continue, Return };
 
-/** Deep recursion is reported before it can reach the fiber's guard page. */
-constexpr size_t kMaxCallDepth = 1000;
 
 /** An object designated by an lvalue expression: a frame slot or a memory address. */
 struct LValue {

@@ -219,6 +219,14 @@ struct Machine::Impl final : FootprintSink {
   uintptr_t call_stack_room() const {
     return stacks.stack_size() - std::min<uintptr_t>(64 * 1024, stacks.stack_size() / 4);
   }
+  /** Native stack a call level is allowed (call_depth_limit): more than either interpreter
+   *  uses for a call in a plain build (about 560-800 bytes; a sanitized build's frames are larger). */
+  static constexpr uintptr_t kStackPerCall = 1536;
+  /** The deepest call nesting a thread may reach: the stack's room for calls at kStackPerCall a
+   *  level. A count, so that where recursion ends depends on --stack-size only, not on the
+   *  interpreter or the build (whose frames differ in size); the room itself stays checked
+   *  behind it (Interpreter::call). */
+  size_t call_depth_limit() const { return std::max<size_t>(1, call_stack_room() / kStackPerCall); }
   uint32_t resident_limit = 1;
   uint32_t threads_per_block = 1;
   uint64_t total_blocks = 1;
