@@ -6,6 +6,8 @@
 #include "warp_operations.h"
 
 #include <algorithm>
+#include <cassert>
+#include <compare>
 #include <fmt/format.h>
 #include <map>
 #include <optional>
@@ -184,13 +186,18 @@ void complete(Machine::Impl& m, const std::vector<uint32_t>& slots) {
   }
 }
 
-/** The program point of a lane suspended before an event, comparable in source order. */
-std::vector<uint32_t> program_point(const SimThread& t) {
-  std::vector<uint32_t> key;
-  for (size_t i = 1; i < t.frames.size(); ++i)
-    key.push_back(t.frames[i].call_site ? t.frames[i].call_site->range.begin : 0);
-  key.push_back(t.pending.range.begin);
-  return key;
+/** The program point of a lane suspended before an event, in source order: the call sites of
+ *  its frames below the kernel's, then its pending event's position, compared as sequences
+ *  (lexicographically). Compared in place: no sequence is built per decision (issue 12). */
+uint32_t point_element(const SimThread& t, size_t i) {
+  if (i + 1 < t.frames.size()) return t.frames[i + 1].call_site ? t.frames[i + 1].call_site->range.begin : 0;
+  return t.pending.range.begin;
+}
+std::strong_ordering compare_points(const SimThread& a, const SimThread& b) {
+  const size_t length_a = std::max<size_t>(a.frames.size(), 1), length_b = std::max<size_t>(b.frames.size(), 1);
+  for (size_t i = 0; i < length_a && i < length_b; ++i)
+    if (const auto order = point_element(a, i) <=> point_element(b, i); order != 0) return order;
+  return length_a <=> length_b;
 }
 
 } // namespace
@@ -323,47 +330,61 @@ void run_released_lanes(Machine::Impl& m) {
 }
 
 uint32_t lockstep_units(Machine::Impl& m) {
-  struct Candidate {
-    uint32_t slot;
-    bool spinning;
-    std::vector<uint32_t> point;
-  };
-  std::map<std::pair<uint32_t, uint32_t>, std::vector<Candidate>> by_warp;
-  for (uint32_t slot : m.ready) {
-    const SimThread& t = m.threads[slot];
-    by_warp[{t.ref.block_slot, t.ref.id.warp}].push_back({slot, false, program_point(t)});
+  // Every suspended lane (ready, then spinning, each in its list's order), grouped by warp in
+  // (block slot, warp) order; the buffers are kept across decisions.
+  std::vector<WarpRuntime::Candidate>& candidates = m.warp_runtime.candidates;
+  candidates.clear();
+  for (const bool spinning : {false, true}) {
+    for (uint32_t slot : spinning ? m.spinning : m.ready) {
+      const SimThread& t = m.threads[slot];
+      candidates.push_back({(uint64_t(t.ref.block_slot) << 32) | t.ref.id.warp,
+                            static_cast<uint32_t>(candidates.size()), slot, spinning});
+    }
   }
-  for (uint32_t slot : m.spinning) {
-    const SimThread& t = m.threads[slot];
-    by_warp[{t.ref.block_slot, t.ref.id.warp}].push_back({slot, true, program_point(t)});
-  }
+  std::sort(candidates.begin(), candidates.end(), [](const auto& a, const auto& b) {
+    return a.warp_key != b.warp_key ? a.warp_key < b.warp_key : a.order < b.order;
+  });
   std::vector<WarpRuntime::Unit>& units = m.warp_runtime.units;
-  units.clear();
-  for (auto& [warp_key, candidates] : by_warp) {
-    const auto earliest = std::min_element(candidates.begin(), candidates.end(),
-                                           [](const Candidate& a, const Candidate& b) { return a.point < b.point; });
-    const std::vector<uint32_t> point = earliest->point;
-    WarpRuntime::Unit unit;
-    unit.block_slot = warp_key.first;
-    unit.block_index = m.blocks[warp_key.first].linear_index;
-    unit.warp = warp_key.second;
+  size_t count = 0;
+  for (size_t first = 0, end; first < candidates.size(); first = end) {
+    end = first;
+    while (end < candidates.size() && candidates[end].warp_key == candidates[first].warp_key) ++end;
+    // The warp's lanes at its earliest program point step together.
+    const SimThread* earliest = &m.threads[candidates[first].slot];
+    for (size_t i = first + 1; i < end; ++i)
+      if (compare_points(m.threads[candidates[i].slot], *earliest) < 0) earliest = &m.threads[candidates[i].slot];
+    if (count == units.size()) units.emplace_back();
+    WarpRuntime::Unit& unit = units[count];
+    unit.block_slot = static_cast<uint32_t>(candidates[first].warp_key >> 32);
+    unit.block_index = m.blocks[unit.block_slot].linear_index;
+    unit.warp = static_cast<uint32_t>(candidates[first].warp_key);
+    unit.lanes.clear();
     bool any_ready = false;
-    for (const Candidate& c : candidates) {
-      if (c.point != point) continue;
-      unit.lanes.push_back(c.slot);
-      any_ready = any_ready || !c.spinning;
+    for (size_t i = first; i < end; ++i) {
+      if (compare_points(m.threads[candidates[i].slot], *earliest) != 0) continue;
+      unit.lanes.push_back(candidates[i].slot);
+      any_ready = any_ready || !candidates[i].spinning;
     }
     // A group all of whose lanes repeat a no-op spin iteration waits for memory to change.
     if (!any_ready) continue;
     std::sort(unit.lanes.begin(), unit.lanes.end(),
               [&m](uint32_t a, uint32_t b) { return m.threads[a].ref.id.lane < m.threads[b].ref.id.lane; });
-    units.push_back(std::move(unit));
+    ++count;
   }
-  return static_cast<uint32_t>(units.size());
+  m.warp_runtime.unit_count = static_cast<uint32_t>(count);
+  return m.warp_runtime.unit_count;
 }
 
 void step_warp(Machine::Impl& m, uint32_t index) {
-  const WarpRuntime::Unit unit = m.warp_runtime.units[index];
+  assert(index < m.warp_runtime.unit_count);
+  // Copied: lanes resumed below may end the execution's decisions (a fault) but never recompute
+  // the units; the copy keeps its lanes' memory across steps.
+  WarpRuntime::Unit& unit = m.warp_runtime.stepping;
+  const WarpRuntime::Unit& chosen = m.warp_runtime.units[index];
+  unit.block_slot = chosen.block_slot;
+  unit.block_index = chosen.block_index;
+  unit.warp = chosen.warp;
+  unit.lanes.assign(chosen.lanes.begin(), chosen.lanes.end());
   auto in_unit = [&unit](uint32_t slot) {
     return std::find(unit.lanes.begin(), unit.lanes.end(), slot) != unit.lanes.end();
   };
@@ -382,7 +403,8 @@ void step_warp(Machine::Impl& m, uint32_t index) {
   // block already took the slots (reusing a slot drains what the old thread left).
   const ResidentBlock& block = m.blocks[unit.block_slot];
   if (block.active && block.linear_index != unit.block_index) return;
-  std::vector<ThreadRef> lanes;
+  std::vector<ThreadRef>& lanes = m.warp_runtime.step_lanes;
+  lanes.clear();
   for (uint32_t l = 0; l < kWarpSize; ++l) {
     const auto slot = lane_slot(m, unit.block_slot, unit.warp, l);
     if (!slot) break;

@@ -69,7 +69,19 @@ struct WarpRuntime {
     uint32_t warp = 0;
     std::vector<uint32_t> lanes; ///< thread slots, in lane order
   };
+  /** units[0, unit_count): the current decision's; the rest keep their memory for later ones. */
   std::vector<Unit> units;
+  uint32_t unit_count = 0;
+  Unit stepping; ///< the unit step_warp performs
+  std::vector<ThreadRef> step_lanes; ///< step_warp's scratch: the warp's lanes it synchronizes
+  /** Lockstep's scratch: a suspended lane, keyed by its warp ((block slot << 32) | warp). */
+  struct Candidate {
+    uint64_t warp_key;
+    uint32_t order; ///< in the ready list, then the spinning list
+    uint32_t slot;
+    bool spinning;
+  };
+  std::vector<Candidate> candidates;
   std::vector<RuntimeErrorReport> warnings;
 };
 
