@@ -3,10 +3,12 @@
 #include "half_builtins.h"
 #include "machine_impl.h"
 
+#include <array>
 #include <bit>
 #include <cmath>
 #include <cstdio>
 #include <fmt/format.h>
+#include <span>
 
 namespace fencelab {
 
@@ -16,10 +18,12 @@ double as_double(Word w, const Type& t) { return word_to_double(w, t); }
 
 constexpr uint64_t kClockStep = 1000; ///< clock()/clock64() cycles between two reads by a thread
 
-/** A math builtin applied to already-converted arguments; the result has `result`. */
-Word math(Builtin b, const std::vector<Word>& a, const std::vector<Type>& at, const Type& result) {
+/** A math builtin applied to already-converted arguments `a` (of `call`'s argument types);
+ *  the result has `result`. */
+Word math(Builtin b, std::span<const Word> a, const Call& call, const Type& result) {
   if (const std::optional<Word> half = half_builtin(b, a)) return *half;
-  auto d = [&](size_t i) { return as_double(a[i], at[i]); };
+  auto at = [&call](size_t i) -> const Type& { return call.args[i]->type; };
+  auto d = [&](size_t i) { return as_double(a[i], at(i)); };
   auto real = [&result](double v) { return word_from_double(v, result); };
   auto single = [&result](float v) { return word_from_double(double(v), result); };
   auto f = [&](size_t i) { return float(d(i)); };
@@ -52,7 +56,7 @@ Word math(Builtin b, const std::vector<Word>& a, const std::vector<Type>& at, co
   case Builtin::Fminf: return single(std::fmin(f(0), f(1)));
   case Builtin::Abs:
     if (result.is_floating()) return real(std::fabs(d(0)));
-    return word_from_int(std::llabs(word_to_int(a[0], at[0])), result);
+    return word_from_int(std::llabs(word_to_int(a[0], at(0))), result);
   case Builtin::Min:
   case Builtin::Max:
   case Builtin::Umin:
@@ -138,7 +142,7 @@ Word math(Builtin b, const std::vector<Word>& a, const std::vector<Type>& at, co
 
 /** printf's conversions rebuilt one at a time with the C library's formatter. */
 std::string format_printf(const std::string& format, const std::vector<const Expr*>& arg_exprs,
-                          const std::vector<Word>& args) {
+                          std::span<const Word> args) {
   std::string out;
   size_t next = 0;
   for (size_t i = 0; i < format.size(); ++i) {
@@ -198,16 +202,21 @@ std::string format_printf(const std::string& format, const std::vector<const Exp
 Word Machine::Impl::call_builtin(SimThread& thread, const Call& call) {
   const Builtin builtin = *call.builtin;
   const BuiltinInfo& info = builtin_info(builtin);
-  std::vector<Word> args;
-  args.reserve(call.args.size());
-  for (const ExprPtr& arg : call.args) args.push_back(eval(thread, *arg));
+  // The arguments, evaluated in order: in an array on the fiber's stack, so that a call (an
+  // atomic: a visible event) allocates nothing; only printf's can outnumber it.
+  constexpr size_t kInlineArgs = 4;
+  std::array<Word, kInlineArgs> inline_args{};
+  std::vector<Word> more_args;
+  Word* argument_values = inline_args.data();
+  if (call.args.size() > kInlineArgs) {
+    more_args.resize(call.args.size());
+    argument_values = more_args.data();
+  }
+  for (size_t i = 0; i < call.args.size(); ++i) argument_values[i] = eval(thread, *call.args[i]);
+  const std::span<const Word> args(argument_values, call.args.size());
 
   switch (info.category) {
-  case BuiltinCategory::Math: {
-    std::vector<Type> types;
-    for (const ExprPtr& arg : call.args) types.push_back(arg->type);
-    return math(builtin, args, types, call.type);
-  }
+  case BuiltinCategory::Math: return math(builtin, args, call, call.type);
   case BuiltinCategory::Bits: return reinterpret_word(args[0], call.args[0]->type, call.type);
   case BuiltinCategory::Fence: {
     // Programming Guide 10.5: __threadfence_block / __threadfence / __threadfence_system.
@@ -257,10 +266,9 @@ Word Machine::Impl::call_builtin(SimThread& thread, const Call& call) {
   case BuiltinCategory::Io: {
     std::vector<const Expr*> arg_exprs;
     for (size_t i = 1; i < call.args.size(); ++i) arg_exprs.push_back(call.args[i].get());
-    std::vector<Word> values(args.begin() + 1, args.end());
     const std::string format =
         call.args[0]->kind == ExprKind::StringLiteral ? as<StringLiteral>(*call.args[0]).value : "";
-    std::string text = format_printf(format, arg_exprs, values);
+    std::string text = format_printf(format, arg_exprs, args.subspan(1));
     if (observing()) {
       Event e;
       e.kind = EventKind::Print;

@@ -40,7 +40,7 @@ HalfBits half_max_min(HalfBits a, HalfBits b, bool max) {
 
 } // namespace
 
-std::optional<Word> half_builtin(Builtin builtin, const std::vector<Word>& args) {
+std::optional<Word> half_builtin(Builtin builtin, std::span<const Word> args) {
   auto h = [&args](size_t i) { return HalfBits(args[i]); };
   auto value = [&args](size_t i) { return half_to_double(HalfBits(args[i])); };
   const Type half = Type::of(ScalarType::Half);

@@ -4,12 +4,12 @@
 #include "fencelab/frontend/ast.h"
 
 #include <optional>
-#include <vector>
+#include <span>
 
 namespace fencelab {
 
 /** The result of half builtin `builtin` on arguments sema converted to its signature, or
  *  nullopt when `builtin` is no half builtin. */
-std::optional<Word> half_builtin(Builtin builtin, const std::vector<Word>& args);
+std::optional<Word> half_builtin(Builtin builtin, std::span<const Word> args);
 
 } // namespace fencelab

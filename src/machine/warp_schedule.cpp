@@ -202,7 +202,7 @@ std::strong_ordering compare_points(const SimThread& a, const SimThread& b) {
 
 } // namespace
 
-Word perform_warp_builtin(Machine::Impl& m, SimThread& t, const Call& call, const std::vector<Word>& args) {
+Word perform_warp_builtin(Machine::Impl& m, SimThread& t, const Call& call, std::span<const Word> args) {
   const Builtin op = *call.builtin;
   const uint32_t lane = t.ref.id.lane;
   WarpLaneState& w = t.warp;

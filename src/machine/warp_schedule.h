@@ -39,6 +39,7 @@
 #include "fencelab/machine/machine.h"
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 namespace fencelab {
@@ -87,7 +88,7 @@ struct WarpRuntime {
 
 /** A Warp-category builtin called by `thread` with evaluated `args` (on the thread's fiber). */
 Word perform_warp_builtin(Machine::Impl& machine, SimThread& thread, const Call& call,
-                          const std::vector<Word>& args);
+                          std::span<const Word> args);
 /** The scheduler saw `thread` suspend at a warp operation: completes it if every lane is there. */
 void warp_lane_arrived(Machine::Impl& machine, SimThread& thread);
 /** Runs lanes released by completed warp operations on to their next visible event. */
