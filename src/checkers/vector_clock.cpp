@@ -22,7 +22,26 @@ std::shared_ptr<const std::vector<uint32_t>> max_of(const std::shared_ptr<const 
   return out;
 }
 
+/** Whether every entry of `b` is at most `a`'s. */
+bool covers(const std::vector<uint32_t>& a, const std::vector<uint32_t>& b) {
+  for (size_t i = 0; i < a.size(); ++i)
+    if (a[i] < b[i]) return false;
+  return true;
+}
+
 } // namespace
+
+bool VectorClock::covers_clock(const VectorClock& other) const {
+  if (!other.m_chunks || other.m_chunks == m_chunks) return true;
+  if (!m_chunks) return false;
+  auto a = m_chunks->begin();
+  for (const Chunk& b : *other.m_chunks) {
+    while (a != m_chunks->end() && a->block < b.block) ++a;
+    if (a == m_chunks->end() || a->block != b.block) return false;
+    if (a->clocks != b.clocks && !covers(*a->clocks, *b.clocks)) return false;
+  }
+  return true;
+}
 
 uint32_t VectorClock::get(uint32_t thread, uint32_t threads_per_block) const {
   if (!m_chunks) return 0;
@@ -33,11 +52,11 @@ uint32_t VectorClock::get(uint32_t thread, uint32_t threads_per_block) const {
 }
 
 void VectorClock::join(const VectorClock& other) {
-  if (!other.m_chunks || other.m_chunks == m_chunks) return;
   if (!m_chunks) {
     m_chunks = other.m_chunks;
     return;
   }
+  if (covers_clock(other)) return; // the common case (a fence's release already joined): nothing to build
   // Merge the two sorted lists; keep this clock's list when the other adds nothing.
   auto merged = std::make_shared<Chunks>();
   merged->reserve(m_chunks->size() + other.m_chunks->size());
@@ -70,11 +89,30 @@ void VectorClock::raise(uint32_t block, std::span<const std::pair<uint32_t, uint
   if (present && std::all_of(entries.begin(), entries.end(),
                              [&it](const auto& e) { return (*it->clocks)[e.first] >= e.second; }))
     return;
+  const size_t at = size_t(it - chunks.begin());
+  const auto apply = [&entries](std::vector<uint32_t>& clocks) {
+    for (const auto& [index, value] : entries) clocks[index] = std::max(clocks[index], value);
+  };
+  // Copy-on-write: a list or a chunk no other clock shares is changed in place (every one was
+  // made non-const by make_shared here or in join, so the const_casts are sound), which spares
+  // an allocation per fence and barrier in the steady state (issue 12).
+  if (m_chunks && m_chunks.use_count() == 1) {
+    Chunks& own = const_cast<Chunks&>(*m_chunks);
+    if (present && own[at].clocks.use_count() == 1) {
+      apply(const_cast<std::vector<uint32_t>&>(*own[at].clocks));
+      return;
+    }
+    auto clocks = present ? std::make_shared<std::vector<uint32_t>>(*own[at].clocks)
+                          : std::make_shared<std::vector<uint32_t>>(threads_per_block, 0);
+    apply(*clocks);
+    if (present) own[at].clocks = std::move(clocks);
+    else own.insert(own.begin() + ptrdiff_t(at), Chunk{block, std::move(clocks)});
+    return;
+  }
   auto clocks = present ? std::make_shared<std::vector<uint32_t>>(*it->clocks)
                         : std::make_shared<std::vector<uint32_t>>(threads_per_block, 0);
-  for (const auto& [index, value] : entries) (*clocks)[index] = std::max((*clocks)[index], value);
+  apply(*clocks);
   auto updated = std::make_shared<Chunks>(chunks);
-  const size_t at = size_t(it - chunks.begin());
   if (present) (*updated)[at].clocks = std::move(clocks);
   else updated->insert(updated->begin() + ptrdiff_t(at), Chunk{block, std::move(clocks)});
   m_chunks = std::move(updated);
