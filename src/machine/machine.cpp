@@ -580,6 +580,7 @@ const ExecutionResult& Machine::run(MemoryModel& model, ChoiceSource& choices, E
 const Program& Machine::program() const { return m_impl->program; }
 const MachineOptions& Machine::options() const { return m_impl->options; }
 size_t Machine::compiled_functions() const { return m_impl->bytecode.size(); }
+size_t Machine::call_depth_limit() const { return m_impl->call_depth_limit(); }
 uint32_t Machine::resident_block_limit() const { return m_impl->resident_limit; }
 uint64_t Machine::resident_thread_limit() const {
   return uint64_t(m_impl->resident_limit) * m_impl->threads_per_block;

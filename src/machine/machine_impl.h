@@ -219,13 +219,25 @@ struct Machine::Impl final : FootprintSink {
   uintptr_t call_stack_room() const {
     return stacks.stack_size() - std::min<uintptr_t>(64 * 1024, stacks.stack_size() / 4);
   }
-  /** Native stack a call level is allowed (call_depth_limit): more than either interpreter
-   *  uses for a call in a plain build (about 560-800 bytes; a sanitized build's frames are larger). */
+  /** Native stack a call level is allowed (call_depth_limit): more than either interpreter uses
+   *  for a call (about 560-800 bytes in a plain build); AddressSanitizer's frames, with their
+   *  redzones, take several times that (2.6-4 KiB a level measured), so a sanitized build
+   *  allows a level more, and its depths, the same under both interpreters, are smaller. */
+#if defined(__SANITIZE_ADDRESS__)
+  static constexpr uintptr_t kStackPerCall = 8 * 1024;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+  static constexpr uintptr_t kStackPerCall = 8 * 1024;
+#else
   static constexpr uintptr_t kStackPerCall = 1536;
+#endif
+#else
+  static constexpr uintptr_t kStackPerCall = 1536;
+#endif
   /** The deepest call nesting a thread may reach: the stack's room for calls at kStackPerCall a
    *  level. A count, so that where recursion ends depends on --stack-size only, not on the
-   *  interpreter or the build (whose frames differ in size); the room itself stays checked
-   *  behind it (Interpreter::call). */
+   *  interpreter (whose frames differ in size); the room itself stays checked behind it
+   *  (Interpreter::call). */
   size_t call_depth_limit() const { return std::max<size_t>(1, call_stack_room() / kStackPerCall); }
   uint32_t resident_limit = 1;
   uint32_t threads_per_block = 1;
