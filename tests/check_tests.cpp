@@ -91,7 +91,7 @@ TEST_CASE("barrier divergence groups the threads by branch", "[checkers]") {
   CHECK(report.sites[1].threads == "(0,0,1), (0,0,3)");
 }
 
-TEST_CASE("block fences between blocks are a scoped race; device fences and an atomic flag are none",
+TEST_CASE("block fences between blocks are a scoped race, device fences and an atomic flag are none",
           "[checkers][scoped]") {
   for (const char* model_name : kModelNames) {
     Kernel narrow = kernel_from_file(catalogue_path("races/mp_block_fences_atomic_flag.cu"));
@@ -145,7 +145,7 @@ __global__ void k(int* data, int* out) {
   }
 }
 
-TEST_CASE("atomicAdd_block from two blocks is a scoped race; atomicAdd is none", "[checkers][scoped]") {
+TEST_CASE("atomicAdd_block from two blocks is a scoped race, atomicAdd is none", "[checkers][scoped]") {
   const char* text = R"(
 //@ launch grid=2 block=1
 __device__ int counter = 0;
@@ -207,7 +207,7 @@ __global__ void k() {
 
 // Issue 13: every thread setting a flag to the same constant is a lesser finding; computed
 // values that happen to be equal (`x += tid`, tid 0 adding nothing) stay a data race.
-TEST_CASE("stores of one constant race as a same-value-race warning; computed values do not", "[checkers]") {
+TEST_CASE("stores of one constant race as a same-value-race warning, computed values do not", "[checkers]") {
   auto kinds = [](const char* body) {
     Kernel k = kernel_from_text(std::string("//@ launch grid=1 block=2\n__device__ int x;\n__global__ void k() { ") + body + " }\n");
     Checkers checkers(k.program());

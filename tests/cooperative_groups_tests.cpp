@@ -89,7 +89,7 @@ __global__ void k(int* out) {
 )") == std::set<std::string>{"out[0]=10 out[1]=20 out[2]=30 out[3]=40 out[4]=5 out[5]=11 out[6]=0 out[7]=23"});
 }
 
-TEST_CASE("tile.shfl reads the lane of the given rank within the tile; tiles of tiles rank within their parent",
+TEST_CASE("tile.shfl reads the lane of the given rank within the tile, tiles of tiles rank within their parent",
           "[frontend][language][cg]") {
   CHECK(outcomes(R"(
 #include <cooperative_groups.h>

@@ -339,7 +339,7 @@ TEST_CASE("a SearchControl that never fires changes nothing", "[explore][control
   CHECK(r.stopped_because.empty());
 }
 
-TEST_CASE("model_verdict: only a complete exhaustive search forbids; one cut short did not reach", "[explore][compare]") {
+TEST_CASE("model_verdict: only a complete exhaustive search forbids, one cut short did not reach", "[explore][compare]") {
   ExplorationResult result;
   result.mode = ExplorationMode::Exhaustive;
   Outcome reached, other;

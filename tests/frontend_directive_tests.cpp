@@ -164,7 +164,7 @@ TEST_CASE("directives: resident= limits the resident blocks", "[frontend][direct
   CHECK(bad->messages() == "k.cu:1:28: error: resident= must be at least 1, not 0\n");
 }
 
-TEST_CASE("directives: several kernels need //@ kernel; templates need values", "[frontend][directives]") {
+TEST_CASE("directives: several kernels need //@ kernel, templates need values", "[frontend][directives]") {
   auto several = compile_text("__global__ void a() {}\n__global__ void b() {}\n");
   CHECK(several->messages() ==
         "k.cu:2:17: error: the file has several __global__ functions; choose one with //@ kernel NAME or --kernel NAME\n");

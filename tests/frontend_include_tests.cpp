@@ -99,7 +99,7 @@ TEST_CASE("include: project headers provide macros, functions and variables, nes
   CHECK(compiled->source->parts().size() == 3);
 }
 
-TEST_CASE("include: an error in a header names the header and its own line; one at the end of the kernel file "
+TEST_CASE("include: an error in a header names the header and its own line, one at the end of the kernel file "
           "names the kernel file", "[frontend][include]") {
   const TempDirectory dir("include_error");
   dir.write("bad.h", "// a comment\n__device__ int f() { return undeclared_name; }\n");
@@ -118,7 +118,7 @@ TEST_CASE("include: an error in a header names the header and its own line; one 
   CHECK(unclosed->messages().find("k2.cu:3:1: error:") != std::string::npos);
 }
 
-TEST_CASE("include: a header that cannot be read is a warning; CUDA's own headers are not",
+TEST_CASE("include: a header that cannot be read is a warning, CUDA's own headers are not",
           "[frontend][include]") {
   const TempDirectory dir("include_missing");
   const std::string kernel =
@@ -133,7 +133,7 @@ TEST_CASE("include: a header that cannot be read is a warning; CUDA's own header
   CHECK(compiled->messages().find("k.cu:1:10:") != std::string::npos);
 }
 
-TEST_CASE("include: a header including itself unguarded stops with one error; a header's #if ends in it",
+TEST_CASE("include: a header including itself unguarded stops with one error, a header's #if ends in it",
           "[frontend][include]") {
   const TempDirectory dir("include_self");
   dir.write("self.h", "#include \"self.h\"\n__device__ int y;\n");

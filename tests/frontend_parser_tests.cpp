@@ -157,7 +157,7 @@ __host__ __device__ int both(int a) { return a; }
   CHECK(unit.functions[2]->space == FunctionSpace::HostDevice);
 }
 
-TEST_CASE("parser: vector types and dim3 declare one variable per field; half2 is named as not supported",
+TEST_CASE("parser: vector types and dim3 declare one variable per field, half2 is named as not supported",
           "[frontend][parser]") {
   auto parsed = parse(R"(
 __device__ void f() {
@@ -223,7 +223,7 @@ __device__ void f() {
   CHECK(parsed->unit.functions[0]->body->body.back()->kind == StmtKind::Declaration);
 }
 
-TEST_CASE("parser: explicit instantiations add nothing; function specializations and other cg types are named",
+TEST_CASE("parser: explicit instantiations add nothing, function specializations and other cg types are named",
           "[frontend][parser]") {
   // As NVIDIA's reduction sample writes them.
   auto parsed = parse(R"(

@@ -40,7 +40,7 @@ TEST_CASE("half: conversions from double round to nearest, ties to even, on the 
   CHECK(half_from_double(1 + std::ldexp(1.0, -11) + std::ldexp(1.0, -40)) == 0x3c01);
 }
 
-TEST_CASE("half: conversions from integers round once; to integers truncate and saturate", "[half]") {
+TEST_CASE("half: conversions from integers round once, to integers truncate and saturate", "[half]") {
   CHECK(half_from_int64(2049) == half_from_double(2048)); // tie: to even
   CHECK(half_from_int64(2051) == half_from_double(2052));
   CHECK(half_from_int64(65519) == 0x7bff);
@@ -93,7 +93,7 @@ TEST_CASE("half: every midpoint between neighbouring halves rounds to the even o
   }
 }
 
-TEST_CASE("half: arithmetic is the exact result rounded once; __hfma rounds once for both operations", "[half]") {
+TEST_CASE("half: arithmetic is the exact result rounded once, __hfma rounds once for both operations", "[half]") {
   const HalfBits one = 0x3c00, tiny = 0x0001; // 1 and 2^-24
   CHECK(half_add(one, half_from_double(std::ldexp(1.0, -11))) == one);       // a tie: to even
   CHECK(half_add(one, half_from_double(3 * std::ldexp(1.0, -11))) == 0x3c02);

@@ -147,7 +147,7 @@ __global__ void k() {
 )") == std::set<std::string>{"out[0]=0.5 out[1]=0 out[2]=1.5 out[3]=1"});
 }
 
-TEST_CASE("half: `half` is still an ordinary name where it is not used as a type; templates take it",
+TEST_CASE("half: `half` is still an ordinary name where it is not used as a type, templates take it",
           "[frontend][language][half]") {
   CHECK(exact_outcomes(R"(
 #include <cuda_fp16.h>

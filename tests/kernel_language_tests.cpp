@@ -125,7 +125,7 @@ __global__ void k() {
          });
 }
 
-TEST_CASE("__ldg loads like a dereference; __mul24 and __umul24 multiply the low 24 bits", "[frontend][language]") {
+TEST_CASE("__ldg loads like a dereference, __mul24 and __umul24 multiply the low 24 bits", "[frontend][language]") {
   CHECK(outcomes(R"(
 //@ launch grid=1 block=1
 //@ arg in: int[2] = iota(5)
@@ -139,7 +139,7 @@ __global__ void k(const int* __restrict__ in) {
 )") == std::set<std::string>{"out[0]=6 out[1]=12 out[2]=-2"});
 }
 
-TEST_CASE("umin, umax and __saturatef; uint and ushort; __managed__ variables live in global memory",
+TEST_CASE("umin, umax and __saturatef, uint and ushort, __managed__ variables live in global memory",
           "[frontend][language]") {
   // As the SDK samples write them (a survey of 62 public files found each stopping some).
   CHECK(outcomes(R"(
@@ -223,7 +223,7 @@ __launch_bounds__(128) __global__ void k(float* __restrict unused) {
   CHECK(stopped->messages() == "k.cu:2:1: error: #error \"NEEDED must be defined\" (see README)\n");
 }
 
-TEST_CASE("a file's own min/max templates give way to the CUDA math functions; other builtins cannot be redefined",
+TEST_CASE("a file's own min/max templates give way to the CUDA math functions, other builtins cannot be redefined",
           "[frontend][language]") {
   // As the eigenvalues sample's util.h defines them (with reference parameters).
   const std::string kernel = R"(
@@ -260,7 +260,7 @@ __global__ void k(float zero) {
 )") == std::set<std::string>{"out[0]=1 out[1]=1 out[2]=0 out[3]=1"});
 }
 
-TEST_CASE("a failed assert is an assertion-failed report with a witness; a holding one is nothing",
+TEST_CASE("a failed assert is an assertion-failed report with a witness, a holding one is nothing",
           "[frontend][language][checkers]") {
   const std::string text = R"(
 //@ launch grid=1 block=2
@@ -646,7 +646,7 @@ __global__ void k() { int v = m[0]; out = MAX(v, m[1]); }
 )") == std::set<std::string>{"out=9"});
 }
 
-TEST_CASE("the standard library names device code uses: std::min/max, is_same, numeric_limits; if constexpr",
+TEST_CASE("the standard library names device code uses: std::min/max, is_same, numeric_limits, if constexpr",
           "[frontend][language]") {
   CHECK(outcomes(R"(
 #include <limits>

@@ -120,7 +120,7 @@ __global__ void k() { g.inc(); }
 )") == std::set<std::string>{"g.v=1", "g.v=2"});
 }
 
-TEST_CASE("structs with pointer fields and fields of several sizes are values; kernel parameters by value",
+TEST_CASE("structs with pointer fields and fields of several sizes are values, kernel parameters by value",
           "[frontend][language][structs]") {
   CHECK(exact_outcomes(R"(
 typedef struct {
