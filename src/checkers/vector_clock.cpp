@@ -90,32 +90,30 @@ void VectorClock::raise(uint32_t block, std::span<const std::pair<uint32_t, uint
                              [&it](const auto& e) { return (*it->clocks)[e.first] >= e.second; }))
     return;
   const size_t at = size_t(it - chunks.begin());
-  const auto apply = [&entries](std::vector<uint32_t>& clocks) {
-    for (const auto& [index, value] : entries) clocks[index] = std::max(clocks[index], value);
-  };
-  // Copy-on-write: a list or a chunk no other clock shares is changed in place (every one was
-  // made non-const by make_shared here or in join, so the const_casts are sound), which spares
-  // an allocation per fence and barrier in the steady state (issue 12).
+  // Copy-on-write: a list or a chunk no other clock shares is changed in place, which spares an
+  // allocation per fence and barrier in the steady state (issue 12). Every list and chunk is
+  // made non-const (make_shared here, in join or in max_of), so the const_casts are sound. A
+  // copied list shares all its chunks with the original, so its chunk is copied too.
+  std::shared_ptr<Chunks> copied;
+  Chunks* list = nullptr;
   if (m_chunks && m_chunks.use_count() == 1) {
-    Chunks& own = const_cast<Chunks&>(*m_chunks);
-    if (present && own[at].clocks.use_count() == 1) {
-      apply(const_cast<std::vector<uint32_t>&>(*own[at].clocks));
-      return;
-    }
-    auto clocks = present ? std::make_shared<std::vector<uint32_t>>(*own[at].clocks)
-                          : std::make_shared<std::vector<uint32_t>>(threads_per_block, 0);
-    apply(*clocks);
-    if (present) own[at].clocks = std::move(clocks);
-    else own.insert(own.begin() + ptrdiff_t(at), Chunk{block, std::move(clocks)});
-    return;
+    list = const_cast<Chunks*>(m_chunks.get());
+  } else {
+    copied = std::make_shared<Chunks>(chunks);
+    list = copied.get();
   }
-  auto clocks = present ? std::make_shared<std::vector<uint32_t>>(*it->clocks)
-                        : std::make_shared<std::vector<uint32_t>>(threads_per_block, 0);
-  apply(*clocks);
-  auto updated = std::make_shared<Chunks>(chunks);
-  if (present) (*updated)[at].clocks = std::move(clocks);
-  else updated->insert(updated->begin() + ptrdiff_t(at), Chunk{block, std::move(clocks)});
-  m_chunks = std::move(updated);
+  std::vector<uint32_t>* clocks = nullptr;
+  if (present && (*list)[at].clocks.use_count() == 1) {
+    clocks = const_cast<std::vector<uint32_t>*>((*list)[at].clocks.get());
+  } else {
+    auto fresh = present ? std::make_shared<std::vector<uint32_t>>(*(*list)[at].clocks)
+                         : std::make_shared<std::vector<uint32_t>>(threads_per_block, 0);
+    clocks = fresh.get();
+    if (present) (*list)[at].clocks = std::move(fresh);
+    else list->insert(list->begin() + ptrdiff_t(at), Chunk{block, std::move(fresh)});
+  }
+  for (const auto& [index, value] : entries) (*clocks)[index] = std::max((*clocks)[index], value);
+  if (copied) m_chunks = std::move(copied);
 }
 
 } // namespace fencelab

@@ -28,12 +28,12 @@ public:
   /** Raises entries of one block (pairs of thread index in the block and value) to at least
    *  the values given. */
   void raise(uint32_t block, std::span<const std::pair<uint32_t, uint32_t>> entries, uint32_t threads_per_block);
-  /** Whether every entry is at least `other`'s. */
-  bool covers_clock(const VectorClock& other) const;
   /** Every entry 0. */
   void clear() { m_chunks.reset(); }
 
 private:
+  /** Whether every entry is at least `other`'s (join has nothing to add). */
+  bool covers_clock(const VectorClock& other) const;
   struct Chunk {
     uint32_t block;
     std::shared_ptr<const std::vector<uint32_t>> clocks; ///< one per thread of the block

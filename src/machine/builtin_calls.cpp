@@ -3,7 +3,6 @@
 #include "half_builtins.h"
 #include "machine_impl.h"
 
-#include <array>
 #include <bit>
 #include <cmath>
 #include <cstdio>
@@ -202,18 +201,8 @@ std::string format_printf(const std::string& format, const std::vector<const Exp
 Word Machine::Impl::call_builtin(SimThread& thread, const Call& call) {
   const Builtin builtin = *call.builtin;
   const BuiltinInfo& info = builtin_info(builtin);
-  // The arguments, evaluated in order: in an array on the fiber's stack, so that a call (an
-  // atomic: a visible event) allocates nothing; only printf's can outnumber it.
-  constexpr size_t kInlineArgs = 4;
-  std::array<Word, kInlineArgs> inline_args{};
-  std::vector<Word> more_args;
-  Word* argument_values = inline_args.data();
-  if (call.args.size() > kInlineArgs) {
-    more_args.resize(call.args.size());
-    argument_values = more_args.data();
-  }
-  for (size_t i = 0; i < call.args.size(); ++i) argument_values[i] = eval(thread, *call.args[i]);
-  const std::span<const Word> args(argument_values, call.args.size());
+  const ArgumentValues argument_values(call, [this, &thread](const Expr& arg) { return eval(thread, arg); });
+  const std::span<const Word> args = argument_values.values();
 
   switch (info.category) {
   case BuiltinCategory::Math: return math(builtin, args, call, call.type);

@@ -235,15 +235,8 @@ Word Interpreter::eval(const Expr& e) {
   case ExprKind::Call: {
     const Call& c = as<Call>(e);
     if (c.builtin) return m.call_builtin(t, c);
-    // Arguments on the native stack up to kInlineArguments, so that a call allocates nothing.
-    constexpr size_t kInlineArguments = 8;
-    std::array<Word, kInlineArguments> inline_args;
-    std::vector<Word> more_args;
-    if (c.args.size() > kInlineArguments) more_args.resize(c.args.size());
-    const std::span<Word> args = more_args.empty() ? std::span<Word>(inline_args.data(), c.args.size())
-                                                   : std::span<Word>(more_args);
-    for (size_t i = 0; i < c.args.size(); ++i) args[i] = eval(*c.args[i]);
-    return call(*c.function, args, &c);
+    const ArgumentValues args(c, [this](const Expr& arg) { return eval(arg); });
+    return call(*c.function, args.values(), &c);
   }
   case ExprKind::Index: {
     const LValue lv = lvalue(e);

@@ -13,7 +13,6 @@ namespace fencelab {
 
 enum class Flow : uint8_t { Normal, Break, Continue, Return };
 
-
 /** An object designated by an lvalue expression: a frame slot or a memory address. */
 struct LValue {
   bool is_slot = false;

@@ -11,6 +11,7 @@
 #include "memory_layout.h"
 #include "warp_schedule.h"
 
+#include <array>
 #include <boost/context/fiber.hpp>
 #include <exception>
 #include <span>
@@ -209,6 +210,28 @@ struct ResidentBlock {
   bool active = false;
 };
 
+/** A call's argument values, evaluated in order: on the native stack up to kInline, so that a
+ *  call (a function's, a builtin's: an atomic is a visible event) allocates nothing; more (a
+ *  printf's) in a vector. */
+class ArgumentValues {
+public:
+  template <class Eval>
+  ArgumentValues(const Call& call, Eval&& eval) : m_count(call.args.size()) {
+    if (m_count > kInline) m_more.resize(m_count);
+    Word* values = m_count > kInline ? m_more.data() : m_inline.data();
+    for (size_t i = 0; i < m_count; ++i) values[i] = eval(*call.args[i]);
+  }
+  std::span<const Word> values() const {
+    return {m_count > kInline ? m_more.data() : m_inline.data(), m_count};
+  }
+
+private:
+  static constexpr size_t kInline = 8;
+  std::array<Word, kInline> m_inline;
+  std::vector<Word> m_more;
+  size_t m_count;
+};
+
 struct Machine::Impl final : FootprintSink {
   const Program& program;
   MachineOptions options;
@@ -238,7 +261,9 @@ struct Machine::Impl final : FootprintSink {
    *  level. A count, so that where recursion ends depends on --stack-size only, not on the
    *  interpreter (whose frames differ in size); the room itself stays checked behind it
    *  (Interpreter::call). */
-  size_t call_depth_limit() const { return std::max<size_t>(1, call_stack_room() / kStackPerCall); }
+  size_t call_depth_limit() const { return max_call_depth; }
+  /** call_depth_limit(), computed once: Interpreter::call compares with it at every call. */
+  const size_t max_call_depth = std::max<size_t>(1, call_stack_room() / kStackPerCall);
   uint32_t resident_limit = 1;
   uint32_t threads_per_block = 1;
   uint64_t total_blocks = 1;

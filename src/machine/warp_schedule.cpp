@@ -377,14 +377,9 @@ uint32_t lockstep_units(Machine::Impl& m) {
 
 void step_warp(Machine::Impl& m, uint32_t index) {
   assert(index < m.warp_runtime.unit_count);
-  // Copied: lanes resumed below may end the execution's decisions (a fault) but never recompute
-  // the units; the copy keeps its lanes' memory across steps.
-  WarpRuntime::Unit& unit = m.warp_runtime.stepping;
-  const WarpRuntime::Unit& chosen = m.warp_runtime.units[index];
-  unit.block_slot = chosen.block_slot;
-  unit.block_index = chosen.block_index;
-  unit.warp = chosen.warp;
-  unit.lanes.assign(chosen.lanes.begin(), chosen.lanes.end());
+  // Only the scheduler's loop computes the units (lockstep_units), never a step: the reference
+  // stays valid while the lanes below run.
+  const WarpRuntime::Unit& unit = m.warp_runtime.units[index];
   auto in_unit = [&unit](uint32_t slot) {
     return std::find(unit.lanes.begin(), unit.lanes.end(), slot) != unit.lanes.end();
   };

@@ -73,7 +73,6 @@ struct WarpRuntime {
   /** units[0, unit_count): the current decision's; the rest keep their memory for later ones. */
   std::vector<Unit> units;
   uint32_t unit_count = 0;
-  Unit stepping; ///< the unit step_warp performs
   std::vector<ThreadRef> step_lanes; ///< step_warp's scratch: the warp's lanes it synchronizes
   /** Lockstep's scratch: a suspended lane, keyed by its warp ((block slot << 32) | warp). */
   struct Candidate {

@@ -143,9 +143,9 @@ public:
   /** How many of the kernel's functions run compiled (Engine::Bytecode; the others run on the
    *  AST): for tests and --stats. */
   size_t compiled_functions() const;
-  /** The deepest call nesting a simulated thread may reach on a fiber stack of `stack_size`
-   *  bytes (the size in force: MachineOptions::stack_size rounded to whole pages, at least the
-   *  minimum): a count, so that recursion ends at the same depth under both interpreters. */
+  /** The deepest call nesting a simulated thread may reach, from the fiber stack's size in
+   *  force (MachineOptions::stack_size rounded to whole pages, at least the minimum): a count,
+   *  so that recursion ends at the same depth under both interpreters. */
   size_t call_depth_limit() const;
 
   /** The implementation (src/machine/machine_impl.h), opaque to users of this header. */
