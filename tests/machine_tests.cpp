@@ -161,6 +161,47 @@ __global__ void k(int* out) {
   CHECK(o.outcome.status == ExecutionStatus::Completed);
 }
 
+TEST_CASE("prefetching resumptions changes no execution", "[machine][residency]") {
+  // 2,048 resident threads (prefetching starts at 1,024): a tree reduction whose barrier
+  // releases and block admissions resume threads in bulk, the paths that prefetch. The same
+  // seeds give the same executions, event for event, with the prefetching off.
+  const std::string text = R"(
+//@ launch grid=16 block=256 resident=8
+//@ arg in: int[4096] = iota
+//@ arg out: int[16] = zeros
+//@ observe out[0] out[15]
+__global__ void k(const int* in, int* out) {
+  __shared__ int s[256];
+  int tid = threadIdx.x;
+  s[tid] = in[blockIdx.x * blockDim.x + tid];
+  __syncthreads();
+  for (int stride = blockDim.x / 2; stride > 0; stride >>= 1) {
+    if (tid < stride) s[tid] += s[tid + stride];
+    __syncthreads();
+  }
+  if (tid == 0) out[blockIdx.x] = s[0];
+}
+)";
+  for (const char* model_name : {"sc", "gpu"}) {
+    INFO(model_name);
+    MachineOptions off;
+    off.prefetch_resumptions = false;
+    Kernel with = kernel_from_text(text);
+    Kernel without = kernel_from_text(text, off);
+    auto model = create_model(model_name);
+    const RandomOptions options{3, 11};
+    const ExplorationResult a = explore_random(*with.machine, *model, options);
+    const ExplorationResult b = explore_random(*without.machine, *model, options);
+    REQUIRE(a.outcomes.size() == b.outcomes.size());
+    CHECK(outcome_strings(with.program(), a) == std::set<std::string>{"out[0]=32640 out[15]=1015680"});
+    CHECK(a.events == b.events);
+    for (size_t i = 0; i < a.outcomes.size(); ++i) {
+      CHECK(a.outcomes[i].executions == b.outcomes[i].executions);
+      CHECK(a.outcomes[i].witness.encode() == b.outcomes[i].witness.encode());
+    }
+  }
+}
+
 TEST_CASE("an execution too long for the reduction's analysis ends the search cleanly", "[machine][limits]") {
   // 1,024 threads x 300 stores: 307,200 scheduling points with up to 1,024 threads enabled
   // at each, past the 2^24 entries the reduction keeps (its clocks would need 2^28 more): the

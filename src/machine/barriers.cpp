@@ -64,9 +64,11 @@ void Machine::Impl::release_barrier(ResidentBlock& block) {
     t.status = ThreadStatus::AtEvent;
   }
   // Released threads run on to their next visible event (local work needs no decision).
-  for (const ThreadRef& ref : participants) {
+  for (size_t i = 0; i < participants.size(); ++i) {
     if (execution_fault) return;
-    SimThread& t = threads[ref.slot.value];
+    if (prefetching && i + kPrefetchAhead < participants.size())
+      prefetch_resumption(threads[participants[i + kPrefetchAhead].slot.value]);
+    SimThread& t = threads[participants[i].slot.value];
     if (t.status == ThreadStatus::AtEvent && t.pending.kind == EventKind::BarrierArrive) resume(t);
   }
 }
@@ -122,7 +124,7 @@ void Machine::Impl::arrive_at_barrier(SimThread& thread, SourceRange range) {
     e.range = range;
     emit(std::move(e));
   }
-  thread.scheduler = std::move(thread.scheduler).resume();
+  switch_to_scheduler(thread);
 }
 
 } // namespace fencelab

@@ -277,7 +277,7 @@ Word perform_warp_builtin(Machine::Impl& m, SimThread& t, const Call& call, std:
   t.status = ThreadStatus::AtWarp;
   t.reset_local_steps();
   ++t.visible_events;
-  t.scheduler = std::move(t.scheduler).resume();
+  m.switch_to_scheduler(t);
   return w.result;
 }
 

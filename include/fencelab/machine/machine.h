@@ -60,6 +60,9 @@ struct MachineOptions {
   /** How threads run the kernel's code: compiled to bytecode (the default), or by walking the
    *  AST (`--interpreter ast`, the reference the bytecode is tested against). */
   Engine engine = Engine::Bytecode;
+  /** Prefetch the state of threads about to be resumed in bulk (docs/architecture.md,
+   *  "Prefetching resumptions"); a hint to the CPU only, off for the test that shows it. */
+  bool prefetch_resumptions = true;
 };
 
 #define FENCELAB_RUNTIME_ERRORS(X)                                                                 \
