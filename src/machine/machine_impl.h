@@ -71,22 +71,25 @@ struct ThreadSnapshot {
    *  is no spin iteration. */
   const void* site = nullptr;
   Location location;
-  std::vector<const void*> frames; ///< function and call site per frame
-  std::vector<Word> slots;
-  std::vector<Word> local_arrays;  ///< every local array's elements, concatenated
+  /** The private state in one buffer (one allocation to keep, one line of cache to miss at a
+   *  large grid's cold resumption, one comparison): each frame's function and call site, then
+   *  the slots, then every local array's elements, concatenated. The counts keep two different
+   *  states from concatenating alike. */
+  std::vector<Word> words;
+  uint32_t frame_words = 0; ///< two per frame
+  uint32_t slot_words = 0;
   friend bool operator==(const ThreadSnapshot& a, const ThreadSnapshot& b) {
     return a.valid && b.valid && a.range == b.range && a.site == b.site && a.location == b.location &&
-           a.frames == b.frames && a.slots == b.slots && a.local_arrays == b.local_arrays;
+           a.frame_words == b.frame_words && a.slot_words == b.slot_words && a.words == b.words;
   }
-  /** Invalid and empty, keeping the vectors' memory. */
+  /** Invalid and empty, keeping the buffer's memory. */
   void reset() {
     valid = false;
     range = {};
     site = nullptr;
     location = {};
-    frames.clear();
-    slots.clear();
-    local_arrays.clear();
+    words.clear();
+    frame_words = slot_words = 0;
   }
 };
 

@@ -68,31 +68,34 @@ void Machine::Impl::take_snapshot(const SimThread& thread, SourceRange range, Lo
   s.range = range;
   s.site = site;
   s.location = location;
-  s.frames.clear();
+  s.words.clear();
   for (const Frame& f : thread.frames) {
-    s.frames.push_back(f.function);
-    s.frames.push_back(f.call_site);
+    s.words.push_back(reinterpret_cast<uintptr_t>(f.function));
+    s.words.push_back(reinterpret_cast<uintptr_t>(f.call_site));
   }
-  s.slots.assign(thread.slots.begin(), thread.slots.end());
-  s.local_arrays.clear();
-  for (const LocalArray& a : thread.local_arrays)
-    s.local_arrays.insert(s.local_arrays.end(), a.elements.begin(), a.elements.end());
+  s.frame_words = static_cast<uint32_t>(s.words.size());
+  s.words.insert(s.words.end(), thread.slots.begin(), thread.slots.end());
+  s.slot_words = static_cast<uint32_t>(thread.slots.size());
+  for (const LocalArray& a : thread.local_arrays) s.words.insert(s.words.end(), a.elements.begin(), a.elements.end());
 }
 
 bool Machine::Impl::same_private_state(const SimThread& thread, const ThreadSnapshot& s) {
-  if (thread.slots.size() != s.slots.size() || !std::equal(thread.slots.begin(), thread.slots.end(), s.slots.begin()))
-    return false;
-  if (thread.frames.size() * 2 != s.frames.size()) return false;
-  for (size_t i = 0; i < thread.frames.size(); ++i)
-    if (thread.frames[i].function != s.frames[2 * i] || thread.frames[i].call_site != s.frames[2 * i + 1]) return false;
-  size_t at = 0;
+  if (thread.frames.size() * 2 != s.frame_words || thread.slots.size() != s.slot_words) return false;
+  const Word* word = s.words.data();
+  for (const Frame& f : thread.frames) {
+    if (word[0] != reinterpret_cast<uintptr_t>(f.function) || word[1] != reinterpret_cast<uintptr_t>(f.call_site))
+      return false;
+    word += 2;
+  }
+  if (!std::equal(thread.slots.begin(), thread.slots.end(), word)) return false;
+  size_t at = s.frame_words + s.slot_words;
   for (const LocalArray& a : thread.local_arrays) {
-    if (at + a.elements.size() > s.local_arrays.size() ||
-        !std::equal(a.elements.begin(), a.elements.end(), s.local_arrays.begin() + at))
+    if (at + a.elements.size() > s.words.size() ||
+        !std::equal(a.elements.begin(), a.elements.end(), s.words.begin() + at))
       return false;
     at += a.elements.size();
   }
-  return at == s.local_arrays.size();
+  return at == s.words.size();
 }
 
 void Machine::Impl::before_read_event(SimThread& thread, EventKind kind, SourceRange range,
