@@ -66,8 +66,7 @@ void Machine::Impl::release_barrier(ResidentBlock& block) {
   // Released threads run on to their next visible event (local work needs no decision).
   for (size_t i = 0; i < participants.size(); ++i) {
     if (execution_fault) return;
-    if (prefetching && i + kPrefetchAhead < participants.size())
-      prefetch_resumption(threads[participants[i + kPrefetchAhead].slot.value]);
+    prefetch_before_resumption(i, participants.size(), [&](size_t j) { return participants[j].slot.value; });
     SimThread& t = threads[participants[i].slot.value];
     if (t.status == ThreadStatus::AtEvent && t.pending.kind == EventKind::BarrierArrive) resume(t);
   }

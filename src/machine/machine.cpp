@@ -366,8 +366,7 @@ void Machine::Impl::admit_block(uint32_t block_slot, uint64_t linear_block) {
   }
   // Each thread runs to its first visible event; that needs no scheduling decision.
   for (uint32_t t = 0; t < threads_per_block && !execution_fault; ++t) {
-    if (prefetching && t + kPrefetchAhead < threads_per_block)
-      prefetch_resumption(threads[block.thread_slots[t + kPrefetchAhead]]);
+    prefetch_before_resumption(t, threads_per_block, [&](size_t j) { return block.thread_slots[j]; });
     start_thread(threads[block.thread_slots[t]]);
   }
 }
@@ -452,6 +451,16 @@ void Machine::Impl::prefetch_resumption(const SimThread& thread) const {
   if (thread.switch_frame == 0) return;
   const char* frame = reinterpret_cast<const char*>(thread.switch_frame);
   for (int offset = -kStackBelow; offset < kStackAbove; offset += kLine) __builtin_prefetch(frame + offset, 1);
+}
+
+void Machine::Impl::prefetch_buffers(const SimThread& thread) const {
+  constexpr int kBytes = 128, kLine = 64;
+  for (const void* buffer : {static_cast<const void*>(thread.slots.data()), static_cast<const void*>(thread.frames.data()),
+                             static_cast<const void*>(thread.snapshot.words.data()),
+                             static_cast<const void*>(thread.barrier_snapshot.words.data())}) {
+    if (buffer == nullptr) continue;
+    for (int offset = 0; offset < kBytes; offset += kLine) __builtin_prefetch(static_cast<const char*>(buffer) + offset, 1);
+  }
 }
 
 void Machine::Impl::resume_and_settle(SimThread& thread) {

@@ -78,9 +78,14 @@ struct ThreadSnapshot {
   std::vector<Word> words;
   uint32_t frame_words = 0; ///< two per frame
   uint32_t slot_words = 0;
+  /** A hash of `words` (take_snapshot): snapshots that differ in it differ, so most unequal
+   *  pairs are told apart without reading a buffer that a large grid has left cold; equal
+   *  ones are still compared word by word. */
+  uint64_t fingerprint = 0;
   friend bool operator==(const ThreadSnapshot& a, const ThreadSnapshot& b) {
     return a.valid && b.valid && a.range == b.range && a.site == b.site && a.location == b.location &&
-           a.frame_words == b.frame_words && a.slot_words == b.slot_words && a.words == b.words;
+           a.frame_words == b.frame_words && a.slot_words == b.slot_words && a.fingerprint == b.fingerprint &&
+           a.words == b.words;
   }
   /** Invalid and empty, keeping the buffer's memory. */
   void reset() {
@@ -90,6 +95,7 @@ struct ThreadSnapshot {
     location = {};
     words.clear();
     frame_words = slot_words = 0;
+    fingerprint = 0;
   }
 };
 
@@ -365,6 +371,17 @@ struct Machine::Impl final : FootprintSink {
    * (docs/architecture.md, "Prefetching resumptions").
    */
   void prefetch_resumption(const SimThread& thread) const;
+  /** The start of the buffers a resumption reads and writes: slots, frames, the snapshots'
+   *  words. Their addresses are in the SimThread, so this comes a resumption after
+   *  prefetch_resumption, whose prefetch of the SimThread has landed by then. */
+  void prefetch_buffers(const SimThread& thread) const;
+  /** Before the i-th of `count` resumptions in a row, the j-th of which resumes the thread in
+   *  slot `slot_at(j)`: prefetch_resumption kPrefetchAhead ahead, prefetch_buffers one ahead. */
+  template <class SlotAt> void prefetch_before_resumption(size_t i, size_t count, SlotAt slot_at) const {
+    if (!prefetching) return;
+    if (i + kPrefetchAhead < count) prefetch_resumption(threads[slot_at(i + kPrefetchAhead)]);
+    if (i + 1 < count) prefetch_buffers(threads[slot_at(i + 1)]);
+  }
   /** Below this many resident threads their states mostly stay in the caches, and the 40
    *  prefetches of a resumption would only add instructions. */
   static constexpr size_t kPrefetchFromThreads = 1024;

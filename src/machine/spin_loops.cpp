@@ -5,6 +5,7 @@
 #include "machine_impl.h"
 
 #include <algorithm>
+#include <bit>
 #include <fmt/format.h>
 
 namespace fencelab {
@@ -77,6 +78,11 @@ void Machine::Impl::take_snapshot(const SimThread& thread, SourceRange range, Lo
   s.words.insert(s.words.end(), thread.slots.begin(), thread.slots.end());
   s.slot_words = static_cast<uint32_t>(thread.slots.size());
   for (const LocalArray& a : thread.local_arrays) s.words.insert(s.words.end(), a.elements.begin(), a.elements.end());
+  // A multiplicative hash (the constant is 2^64 over the golden ratio); any function of the
+  // words would do, as equal fingerprints are confirmed by comparing the words.
+  uint64_t hash = s.words.size();
+  for (const Word w : s.words) hash = (std::rotl(hash, 23) ^ w) * 0x9e3779b97f4a7c15ull;
+  s.fingerprint = hash;
 }
 
 bool Machine::Impl::same_private_state(const SimThread& thread, const ThreadSnapshot& s) {
