@@ -35,19 +35,25 @@ void Machine::Impl::release_barrier(ResidentBlock& block) {
     for (const ThreadRef& ref : participants) touch(ObjectId::thread(ref.slot.value), true);
   }
   if (observing()) {
-    Event e;
+    // Every release fills the same event, whose lists keep their memory (issue 12: no heap
+    // allocation per release for the checkers); its text only for observers that read text.
+    Event& e = release_event;
     e.kind = EventKind::BarrierRelease;
     e.thread = threads[block.thread_slots[0]].ref.id;
-    e.text = fmt::format("{} threads of block {}", participants.size(), block.linear_index);
-    const std::string detail = model->explain_last_barrier();
-    if (!detail.empty()) e.text += "; " + detail;
-    e.waiting.reserve(participants.size());
+    e.text.clear();
+    if (observer_wants_text) {
+      e.text = fmt::format("{} threads of block {}", participants.size(), block.linear_index);
+      const std::string detail = model->explain_last_barrier();
+      if (!detail.empty()) e.text += "; " + detail;
+    }
+    e.waiting.clear();
+    e.exited.clear();
     for (uint32_t slot : block.thread_slots) {
       const SimThread& t = threads[slot];
       if (t.status == ThreadStatus::AtBarrier) e.waiting.emplace_back(t.ref.id, t.pending.range);
       else if (t.status == ThreadStatus::Done) e.exited.push_back(t.ref.id);
     }
-    emit(std::move(e));
+    emit_event(e);
   }
   block.arrived = 0;
   // __syncthreads_count returns how many threads' predicate was non-zero; _and whether all

@@ -471,6 +471,8 @@ struct Machine::Impl final : FootprintSink {
   /** Whether the observer wants text (names, explanations) built into events. */
   bool observer_wants_text = false;
   bool observer_wants_model_steps = false;
+  /** The BarrierRelease event, refilled by every release (release_barrier). */
+  Event release_event;
   bool default_step_limit = false; ///< max_steps was scaled from the launch, not given
   /** One private statement of the thread: counted against --max-local-steps, and from the
    *  1024th on checked for a loop that repeats its state (check_local_loop). */
