@@ -440,27 +440,30 @@ void Machine::Impl::switch_to_scheduler(SimThread& thread) {
   thread.scheduler = std::move(thread.scheduler).resume();
 }
 
+namespace {
+
+/** Prefetches, for writing, the cache lines of [base + from, base + to) (a hint only). */
+void prefetch_bytes(const void* base, int from, int to) {
+  constexpr int kLine = 64;
+  for (int offset = from; offset < to; offset += kLine) __builtin_prefetch(static_cast<const char*>(base) + offset, 1);
+}
+
+} // namespace
+
 void Machine::Impl::prefetch_resumption(const SimThread& thread) const {
   // What a resumption reads first: ThreadRunState, the fiber and the buffers' headers (the first
   // 512 bytes); and the stack from the registers the switch saved (up to 528 bytes below
   // switch_frame, measured) to the interpreter's frames above it, and the frames the next step
   // calls into below. The window was chosen by measurement (tools/bench, 256 x 256 reduction).
-  constexpr int kStateBytes = 512, kStackBelow = 1024, kStackAbove = 1024, kLine = 64;
-  const char* state = reinterpret_cast<const char*>(&thread);
-  for (int offset = 0; offset < kStateBytes; offset += kLine) __builtin_prefetch(state + offset, 1);
-  if (thread.switch_frame == 0) return;
-  const char* frame = reinterpret_cast<const char*>(thread.switch_frame);
-  for (int offset = -kStackBelow; offset < kStackAbove; offset += kLine) __builtin_prefetch(frame + offset, 1);
+  prefetch_bytes(&thread, 0, 512);
+  if (thread.switch_frame != 0) prefetch_bytes(reinterpret_cast<const void*>(thread.switch_frame), -1024, 1024);
 }
 
 void Machine::Impl::prefetch_buffers(const SimThread& thread) const {
-  constexpr int kBytes = 128, kLine = 64;
   for (const void* buffer : {static_cast<const void*>(thread.slots.data()), static_cast<const void*>(thread.frames.data()),
                              static_cast<const void*>(thread.snapshot.words.data()),
-                             static_cast<const void*>(thread.barrier_snapshot.words.data())}) {
-    if (buffer == nullptr) continue;
-    for (int offset = 0; offset < kBytes; offset += kLine) __builtin_prefetch(static_cast<const char*>(buffer) + offset, 1);
-  }
+                             static_cast<const void*>(thread.barrier_snapshot.words.data())})
+    if (buffer != nullptr) prefetch_bytes(buffer, 0, 128);
 }
 
 void Machine::Impl::resume_and_settle(SimThread& thread) {
