@@ -4,6 +4,7 @@
 #include "fencelab/explore/exploration.h"
 
 #include <csignal>
+#include <optional>
 #include <fmt/format.h>
 #include <signal.h>
 
@@ -51,7 +52,9 @@ SearchControl::~SearchControl() {
 }
 
 void SearchControl::start_search() {
-  m_start = m_last_progress = Clock::now();
+  m_start = m_last_progress = m_last_clock_read = Clock::now();
+  m_clock_stride = 1;
+  m_calls_since_clock = 0;
   m_progress_shown = false;
   if (m_options.handle_signals && !m_handlers_installed) {
     install_handlers();
@@ -70,11 +73,28 @@ bool SearchControl::stop_due(std::string& reason) const {
     reason = signal_reason(g_stop_signal);
     return true;
   }
-  if (m_options.time_limit_seconds > 0 && seconds_between(m_start, Clock::now()) >= m_options.time_limit_seconds) {
-    reason = fmt::format("time limit of {:g} s reached (--time-limit)", m_options.time_limit_seconds);
-    return true;
-  }
-  return false;
+  return m_options.time_limit_seconds > 0 && time_limit_reached(Clock::now(), reason);
+}
+
+bool SearchControl::time_limit_reached(Clock::time_point now, std::string& reason) const {
+  if (m_options.time_limit_seconds <= 0 || seconds_between(m_start, now) < m_options.time_limit_seconds) return false;
+  reason = fmt::format("time limit of {:g} s reached (--time-limit)", m_options.time_limit_seconds);
+  return true;
+}
+
+std::optional<SearchControl::Clock::time_point> SearchControl::read_clock_if_due() {
+  // The stride doubles while reads come less than a millisecond apart and halves when they
+  // come more than four apart, so a time limit or a progress line is late by a few ms at most.
+  constexpr double kSoonest = 0.001, kLatest = 0.004;
+  constexpr uint32_t kLongestStride = 4096;
+  if (++m_calls_since_clock < m_clock_stride) return std::nullopt;
+  m_calls_since_clock = 0;
+  const Clock::time_point now = Clock::now();
+  const double since_read = seconds_between(m_last_clock_read, now);
+  m_last_clock_read = now;
+  if (since_read < kSoonest && m_clock_stride < kLongestStride) m_clock_stride *= 2;
+  else if (since_read > kLatest && m_clock_stride > 1) m_clock_stride /= 2;
+  return now;
 }
 
 bool InterruptibleChoices::interrupted() {
@@ -86,8 +106,14 @@ bool InterruptibleChoices::interrupted() {
 }
 
 bool SearchControl::should_stop(ExplorationResult& result, size_t depth) {
-  if (stop_due(result.stopped_because)) return true;
-  const Clock::time_point now = Clock::now();
+  if (g_stop_signal != 0) {
+    result.stopped_because = signal_reason(g_stop_signal);
+    return true;
+  }
+  const std::optional<Clock::time_point> read = read_clock_if_due();
+  if (!read) return false;
+  const Clock::time_point now = *read;
+  if (time_limit_reached(now, result.stopped_because)) return true;
   const double elapsed = seconds_between(m_start, now);
   // Progress: not for short searches, and a few times a second at most.
   if (m_options.progress && elapsed >= m_options.progress_delay &&
