@@ -65,7 +65,10 @@ std::string show(const Expr& e) {
   case ExprKind::Call: {
     const auto& c = as<Call>(e);
     std::string s = c.callee + "(";
-    for (size_t i = 0; i < c.args.size(); ++i) s += (i ? ", " : "") + show(*c.args[i]);
+    for (size_t i = 0; i < c.args.size(); ++i) {
+      if (i) s += ", ";
+      s += show(*c.args[i]);
+    }
     return s + ")";
   }
   case ExprKind::Index: return show(*as<Index>(e).base) + "[" + show(*as<Index>(e).index) + "]";

@@ -72,7 +72,8 @@ std::string values_of(const Program& program, const Outcome& outcome, const std:
     const ObservedItem* item = program.find_observed(array + "[" + std::to_string(i) + "]");
     REQUIRE(item != nullptr);
     const size_t index = size_t(item - program.observed.data());
-    out += (i ? " " : "") + format_word(outcome.values[index], item->type);
+    if (i) out += ' ';
+    out += format_word(outcome.values[index], item->type);
   }
   return out;
 }
@@ -195,7 +196,8 @@ __global__ void k(int* out, int W) {
       const int a = int(base + 3) * 10;
       const int b = int(in < 2 ? lane : lane - 2) * 10;
       const int c = int(in + 2 >= W ? lane : lane + 2) * 10;
-      expected += (lane ? " " : "") + std::to_string(a + 1000 * b + 1000000 * c);
+      if (lane) expected += ' ';
+      expected += std::to_string(a + 1000 * b + 1000000 * c);
     }
     CHECK(values_of(k.program(), o, "out", 32) == expected);
   }

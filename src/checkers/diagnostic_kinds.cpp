@@ -33,7 +33,10 @@ std::optional<DiagnosticKind> find_diagnostic_kind(std::string_view name) {
 
 std::string diagnostic_kind_names() {
   std::string list;
-  for (const KindInfo& kind : kKinds) list += (list.empty() ? "" : ", ") + std::string(kind.name);
+  for (const KindInfo& kind : kKinds) {
+    if (!list.empty()) list += ", ";
+    list += kind.name;
+  }
   return list;
 }
 

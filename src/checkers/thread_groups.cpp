@@ -34,7 +34,10 @@ std::string describe_threads(std::vector<ThreadId> threads) {
     i = j;
   }
   std::string out;
-  for (const std::string& p : parts) out += (out.empty() ? "" : ", ") + p;
+  for (const std::string& p : parts) {
+    if (!out.empty()) out += ", ";
+    out += p;
+  }
   return out;
 }
 

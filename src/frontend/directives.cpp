@@ -44,7 +44,10 @@ void DirectiveReader::read(const std::vector<SourceRange>& lines) {
       tokens.insert(tokens.end(), part.begin(), part.end());
       std::string_view trimmed = kept;
       while (!trimmed.empty() && (trimmed.front() == ' ' || trimmed.front() == '\t')) trimmed.remove_prefix(1);
-      if (!trimmed.empty()) line.text += (line.text.empty() ? "" : " ") + std::string(trimmed);
+      if (!trimmed.empty()) {
+        if (!line.text.empty()) line.text += ' ';
+        line.text += trimmed;
+      }
       line.range = SourceRange::join(line.range, lexed);
       if (!continues) break;
       piece = lines[++i];
@@ -170,7 +173,10 @@ void DirectiveReader::choose_kernel() {
       if (kernel->name == m_kernel_override) launch.kernel = kernel;
     if (!launch.kernel) {
       std::string names;
-      for (const FunctionDecl* kernel : kernels) names += (names.empty() ? "" : ", ") + kernel->name;
+      for (const FunctionDecl* kernel : kernels) {
+        if (!names.empty()) names += ", ";
+        names += kernel->name;
+      }
       return m_diagnostics.error({0, 0}, "--kernel " + m_kernel_override + ": there is no __global__ function of that name" +
                                              (names.empty() ? "" : " (the file has: " + names + ")"));
     }

@@ -138,7 +138,10 @@ void Parser::note_host_code(const TranslationUnit& unit) {
   }
   const size_t shown = std::min<size_t>(names.size(), 6);
   std::string list;
-  for (size_t i = 0; i < shown; ++i) list += (i ? ", " : "") + names[i];
+  for (size_t i = 0; i < shown; ++i) {
+    if (i) list += ", ";
+    list += names[i];
+  }
   if (names.size() > shown) list += fmt::format(" and {} more", names.size() - shown);
   const size_t count = unit.host_code.size();
   m_diagnostics.note(unit.host_code.front().range,

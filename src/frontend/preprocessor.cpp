@@ -400,7 +400,10 @@ void Preprocessor::directive(const std::vector<Token>& tokens, size_t begin, siz
   } else if (is_name && word == "error") {
     // Its message is the rest of the line, as spelled (C11 6.10.5).
     std::string message;
-    for (size_t k = begin + 2; k < end; ++k) message += std::string(k > begin + 2 && tokens[k].space_before ? " " : "") + std::string(tokens[k].text);
+    for (size_t k = begin + 2; k < end; ++k) {
+      if (k > begin + 2 && tokens[k].space_before) message += ' ';
+      message += tokens[k].text;
+    }
     m_diagnostics.error(line_range, message.empty() ? "#error" : "#error " + message);
   } else {
     m_diagnostics.error(name_range,

@@ -255,7 +255,10 @@ std::string GpuModel::describe_entry(Location location, uint32_t index) const {
 std::string GpuModel::describe_drained(const std::vector<BufferedStore>& drained) const {
   if (drained.empty()) return "nothing to drain";
   std::string list;
-  for (const BufferedStore& s : drained) list += (list.empty() ? "" : ", ") + describe(s.location, &s.value);
+  for (const BufferedStore& s : drained) {
+    if (!list.empty()) list += ", ";
+    list += describe(s.location, &s.value);
+  }
   return fmt::format("drained {}", list);
 }
 

@@ -27,7 +27,10 @@ std::string TsoModel::explain_last(const ThreadRef& t) const {
 std::string TsoModel::drained_list(const std::vector<BufferedStore>& drained) const {
   if (drained.empty()) return "its store buffer was empty";
   std::string list;
-  for (const BufferedStore& s : drained) list += (list.empty() ? "" : ", ") + describe(s.location, &s.value);
+  for (const BufferedStore& s : drained) {
+    if (!list.empty()) list += ", ";
+    list += describe(s.location, &s.value);
+  }
   return fmt::format("drained {} buffered store{} in order: {}", drained.size(), drained.size() == 1 ? "" : "s", list);
 }
 

@@ -27,7 +27,10 @@ const ObservedItem* Program::find_observed(std::string_view label) const {
 std::string Program::observed_labels() const {
   if (observed.empty()) return "nothing";
   std::string labels;
-  for (size_t i = 0; i < observed.size() && i < kListedLabels; ++i) labels += (i ? ", " : "") + observed[i].label;
+  for (size_t i = 0; i < observed.size() && i < kListedLabels; ++i) {
+    if (i) labels += ", ";
+    labels += observed[i].label;
+  }
   if (observed.size() > kListedLabels) labels += " and " + std::to_string(observed.size() - kListedLabels) + " more";
   return labels;
 }

@@ -30,7 +30,10 @@ void print_comparison_text(std::ostream& out, const Program& program, const std:
                            const ReportOptions& options) {
   const LaunchConfig& launch = program.launch;
   std::string names;
-  for (const ModelRun& run : runs) names += (names.empty() ? "" : ", ") + run.result.model;
+  for (const ModelRun& run : runs) {
+    if (!names.empty()) names += ", ";
+    names += run.result.model;
+  }
   fmt::print(out, "{}: {} under {}, kernel {}, {}\n", program.source->path(), options.command, names,
              launch.kernel->name, describe_launch_shape(launch));
   for (const ModelRun& run : runs) fmt::print(out, "  {}: {}\n", run.result.model, search_summary(run.result));
