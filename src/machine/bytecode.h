@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace fencelab {
@@ -28,15 +29,18 @@ namespace fencelab {
 enum class Opcode : uint8_t {
   Const,        ///< push `imm`
   Slot,         ///< push the frame's slot `arg`
-  SetSlot,      ///< pop into slot `arg`; `variable` (an observed local) records the value
+  SetSlot,      ///< pop into slot `arg`; `variable` (an observed local) records the value as
+                ///< observed item `imm`
   Pop,
   Dup,
   Load,         ///< pop a pointer, push what `type` reads there; `node` is the read's site
-  LoadAt,       ///< Load from the constant pointer `imm` (a global variable)
+  LoadAt,       ///< Load from the constant pointer `imm` (a global variable); `arg`
+                ///< kCheckedAddress: the access passes resolve's checks (no need to run them)
   Store,        ///< pop a pointer, then the value, store it as `type` at `node`'s range;
                 ///< `arg` kKeepValue: push the value back; kConstantValue: the value is a
                 ///< constant of the source (Event::constant_value)
-  StoreAt,      ///< Store to the pointer `imm` (a global variable): pop only the value
+  StoreAt,      ///< Store to the pointer `imm` (a global variable): pop only the value;
+                ///< `arg` may have kCheckedAddress too
   BuiltinVariable, ///< push threadIdx.x and friends (`node`)
   Unary,        ///< apply `node`'s arithmetic unary operator to the top
   Binary,       ///< pop b, a: push `node`'s binary operator on them (arithmetic or pointers)
@@ -60,9 +64,19 @@ enum class Opcode : uint8_t {
   Leave,        ///< leave the function, its return value as it is (the end of its body)
 };
 
-/** Store and StoreAt: the flags in `arg`. */
+/** Store, StoreAt and LoadAt: the flags in `arg`. */
 constexpr uint32_t kKeepValue = 1;
 constexpr uint32_t kConstantValue = 2;
+constexpr uint32_t kCheckedAddress = 4;
+
+/** What the compiler asks of the Machine it compiles for. */
+struct CompileQueries {
+  /** The observed item (Program::observed) a local's assignments record, if it is one. */
+  std::function<std::optional<uint32_t>(const VarDecl&)> observed_item;
+  /** Whether an access of `type` through the constant pointer `pointer` passes every check a
+   *  memory access makes (alignment, size, bounds), whichever thread makes it. */
+  std::function<bool(Word pointer, const Type& type)> address_always_valid;
+};
 
 /** An ExecAst's break or continue target where no compiled loop encloses it: leave the
  *  function, as the AST's flow out of its body does. */
@@ -101,9 +115,8 @@ public:
    *  (an expression nested deeper) is not compiled and runs on the AST. */
   static constexpr uint32_t kMaxStack = 32;
 
-  /** Compiles the kernel and every function it can call. `observed(v)`: whether assigning the
-   *  local `v` must be recorded (Machine::Impl::record_observed_local). */
-  void compile(const FunctionDecl& kernel, const std::function<bool(const VarDecl&)>& observed);
+  /** Compiles the kernel and every function it can call. */
+  void compile(const FunctionDecl& kernel, const CompileQueries& queries);
   /** The compiled form of `function` (a prototype names its definition); null if it has none. */
   const CompiledFunction* find(const FunctionDecl& function) const {
     const FunctionDecl* definition = definition_of(function);

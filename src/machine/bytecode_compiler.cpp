@@ -23,9 +23,8 @@ struct Fixup {
 
 class FunctionCompiler {
 public:
-  FunctionCompiler(std::vector<Instr>& code, const std::function<bool(const VarDecl&)>& observed,
-                   std::vector<const FunctionDecl*>& callees)
-      : m_code(code), m_observed(observed), m_callees(callees) {}
+  FunctionCompiler(std::vector<Instr>& code, const CompileQueries& queries, std::vector<const FunctionDecl*>& callees)
+      : m_code(code), m_queries(queries), m_callees(callees) {}
 
   /** False if the function cannot be compiled (its expressions nest too deep). */
   bool compile(const FunctionDecl& function) {
@@ -42,7 +41,8 @@ private:
   struct Lvalue {
     Place place = Place::None;
     uint32_t slot = 0;
-    const VarDecl* variable = nullptr; ///< a slot's local, where its assignments are recorded
+    const VarDecl* variable = nullptr; ///< a slot's local, where its assignments are recorded ...
+    uint32_t item = 0;                 ///< ... as this observed item
     Word address = 0;                  ///< a global's
   };
   struct Loop {
@@ -50,7 +50,7 @@ private:
   };
 
   std::vector<Instr>& m_code;
-  const std::function<bool(const VarDecl&)>& m_observed;
+  const CompileQueries& m_queries;
   std::vector<const FunctionDecl*>& m_callees;
   std::vector<Loop> m_loops;
   uint32_t m_depth = 0, m_max_depth = 0;
@@ -71,7 +71,10 @@ private:
     else m_code[fixup.instruction].arg = uint32_t(target);
   }
   void step(const Stmt& s) { emit({.op = Opcode::Step, .statement = &s}); }
-  const VarDecl* recorded(const VarDecl& v) const { return m_observed(v) ? &v : nullptr; }
+  /** LoadAt and StoreAt's kCheckedAddress, where the Machine vouches for the access. */
+  uint32_t checked(Word address, const Type& type) const {
+    return m_queries.address_always_valid(address, type) ? kCheckedAddress : 0;
+  }
 
   // Expressions ------------------------------------------------------------------------------
 
@@ -115,8 +118,10 @@ private:
         emit({.op = Opcode::Slot, .arg = v->slot}, +1);
         return {.place = Place::Memory};
       }
-      if (v->storage == StorageKind::Local || v->storage == StorageKind::Param)
-        return {.place = Place::Slot, .slot = v->slot, .variable = recorded(*v)};
+      if (v->storage == StorageKind::Local || v->storage == StorageKind::Param) {
+        const std::optional<uint32_t> item = m_queries.observed_item(*v);
+        return {.place = Place::Slot, .slot = v->slot, .variable = item ? v : nullptr, .item = item.value_or(0)};
+      }
       return {.place = Place::Global, .address = address_of(*v)};
     }
     case ExprKind::Index: {
@@ -156,13 +161,15 @@ private:
     case Place::None: return false;
     case Place::Slot:
       if (keep) emit({.op = Opcode::Dup}, +1);
-      emit({.op = Opcode::SetSlot, .arg = lv.slot, .variable = lv.variable}, -1);
+      emit({.op = Opcode::SetSlot, .arg = lv.slot, .imm = lv.item, .variable = lv.variable}, -1);
       return true;
     case Place::Memory:
       emit({.op = Opcode::Store, .arg = flags, .node = &e, .type = &e.lhs->type}, keep ? -1 : -2);
       return true;
     case Place::Global:
-      emit({.op = Opcode::StoreAt, .arg = flags, .imm = lv.address, .node = &e, .type = &e.lhs->type}, keep ? 0 : -1);
+      emit({.op = Opcode::StoreAt, .arg = flags | checked(lv.address, e.lhs->type), .imm = lv.address, .node = &e,
+            .type = &e.lhs->type},
+           keep ? 0 : -1);
       return true;
     }
     return false;
@@ -239,7 +246,7 @@ private:
       return true;
     }
     if (v->is_array) emit({.op = Opcode::Const, .imm = address_of(*v)}, +1);
-    else emit({.op = Opcode::LoadAt, .imm = address_of(*v), .node = &e, .type = &e.type}, +1);
+    else emit({.op = Opcode::LoadAt, .arg = checked(address_of(*v), e.type), .imm = address_of(*v), .node = &e, .type = &e.type}, +1);
     return true;
   }
 
@@ -356,7 +363,8 @@ private:
       }
       value(*v->initializer);
       emit({.op = Opcode::Convert, .type = &v->initializer->type, .type2 = &v->type});
-      emit({.op = Opcode::SetSlot, .arg = v->slot, .variable = recorded(*v)}, -1);
+      const std::optional<uint32_t> item = m_queries.observed_item(*v);
+      emit({.op = Opcode::SetSlot, .arg = v->slot, .imm = item.value_or(0), .variable = item ? v.get() : nullptr}, -1);
     }
   }
 
@@ -453,7 +461,7 @@ private:
 
 } // namespace
 
-void Bytecode::compile(const FunctionDecl& kernel, const std::function<bool(const VarDecl&)>& observed) {
+void Bytecode::compile(const FunctionDecl& kernel, const CompileQueries& queries) {
   m_functions.clear();
   std::vector<const FunctionDecl*> pending{definition_of(kernel)};
   std::vector<const FunctionDecl*> seen;
@@ -465,7 +473,7 @@ void Bytecode::compile(const FunctionDecl& kernel, const std::function<bool(cons
     auto compiled = std::make_unique<CompiledFunction>();
     compiled->function = function;
     std::vector<const FunctionDecl*> callees;
-    const bool compiles = FunctionCompiler(compiled->code, observed, callees).compile(*function);
+    const bool compiles = FunctionCompiler(compiled->code, queries, callees).compile(*function);
     // Its callees are compiled even where it is not: a call from the AST finds their code too.
     pending.insert(pending.end(), callees.begin(), callees.end());
     if (compiles) m_functions.push_back(std::move(compiled)); // else it runs on the AST

@@ -2,6 +2,7 @@
 // instructions with the operands on a small native stack. What an instruction does to memory,
 // slots and the thread's state is done by the same Interpreter members the AST walker uses.
 #include "interpreter.h"
+#include "memory_access.h"
 
 #include "fencelab/frontend/operators.h"
 
@@ -11,7 +12,8 @@ namespace fencelab {
 
 inline void Interpreter::store(const Instr& i, Word pointer, Word*& sp) {
   const Word v = (i.arg & kKeepValue) ? sp[-1] : *--sp;
-  m.store(t, pointer, *i.type, v, i.node->range, (i.arg & kConstantValue) && m.observing()); // only the checkers ask
+  store_memory(m, t, pointer, *i.type, v, i.node->range, (i.arg & kConstantValue) && m.observing(), // only the checkers ask
+               (i.arg & kCheckedAddress) != 0);
 }
 
 void Interpreter::run(const CompiledFunction& function) {
@@ -28,7 +30,7 @@ void Interpreter::run(const CompiledFunction& function) {
     case Opcode::SetSlot: {
       const Word v = *--sp;
       t.slots[base + i.arg] = v;
-      if (i.variable != nullptr) m.record_observed_local(t, *i.variable, v);
+      if (i.variable != nullptr) m.record_observed_item(t, uint32_t(i.imm), *i.variable, v);
       break;
     }
     case Opcode::Pop: --sp; break;
@@ -38,11 +40,11 @@ void Interpreter::run(const CompiledFunction& function) {
       break;
     case Opcode::Load:
       t.read_site = i.node;
-      sp[-1] = m.load(t, sp[-1], *i.type, i.node->range);
+      sp[-1] = load_memory(m, t, sp[-1], *i.type, i.node->range, false);
       break;
     case Opcode::LoadAt:
       t.read_site = i.node;
-      *sp++ = m.load(t, i.imm, *i.type, i.node->range);
+      *sp++ = load_memory(m, t, i.imm, *i.type, i.node->range, (i.arg & kCheckedAddress) != 0);
       break;
     case Opcode::Store: {
       const Word pointer = *--sp;

@@ -72,19 +72,26 @@ Word Machine::Impl::eval(SimThread& thread, const Expr& expr) {
   return Interpreter(*this, thread).eval(expr);
 }
 
+std::optional<uint32_t> Machine::Impl::observed_item_of(const VarDecl& variable) const {
+  for (const auto& [local, item] : observed_locals)
+    if (local == &variable) return item;
+  return std::nullopt;
+}
+
 void Machine::Impl::record_observed_local(SimThread& thread, const VarDecl& variable, Word value) {
-  for (const auto& [local, item] : observed_locals) {
-    if (local != &variable) continue;
-    if (observed_present[item] && observed_writer[item] != thread.ref.id)
-      fault(thread, variable.name_range,
-            fmt::format("observed local '{}' is assigned by more than one thread ({} and {}); "
-                        "observe a local only in code that one thread runs",
-                        variable.name, observed_writer[item].to_string(), thread.ref.id.to_string()));
-    touch(ObjectId{ObjectKind::Observed, 0, item}, true);
-    observed_values[item] = convert_word(value, variable.type, program.observed[item].type);
-    observed_present[item] = 1;
-    observed_writer[item] = thread.ref.id;
-  }
+  if (const std::optional<uint32_t> item = observed_item_of(variable)) record_observed_item(thread, *item, variable, value);
+}
+
+void Machine::Impl::record_observed_item(SimThread& thread, uint32_t item, const VarDecl& variable, Word value) {
+  if (observed_present[item] && observed_writer[item] != thread.ref.id)
+    fault(thread, variable.name_range,
+          fmt::format("observed local '{}' is assigned by more than one thread ({} and {}); "
+                      "observe a local only in code that one thread runs",
+                      variable.name, observed_writer[item].to_string(), thread.ref.id.to_string()));
+  touch(ObjectId{ObjectKind::Observed, 0, item}, true);
+  observed_values[item] = convert_word(value, variable.type, program.observed[item].type);
+  observed_present[item] = 1;
+  observed_writer[item] = thread.ref.id;
 }
 
 } // namespace fencelab

@@ -97,10 +97,12 @@ Machine::Impl::Impl(const Program& program, MachineOptions options)
   for (uint32_t i = 0; i < program.observed.size(); ++i)
     if (program.observed[i].kind == ObservedItem::Kind::Local)
       observed_locals.emplace_back(program.observed[i].local, i);
-  if (options.engine == Engine::Bytecode && program.launch.kernel != nullptr)
-    bytecode.compile(*program.launch.kernel, [this](const VarDecl& v) {
-      return std::any_of(observed_locals.begin(), observed_locals.end(), [&v](const auto& o) { return o.first == &v; });
-    });
+  if (options.engine == Engine::Bytecode && program.launch.kernel != nullptr) {
+    CompileQueries queries;
+    queries.observed_item = [this](const VarDecl& v) { return observed_item_of(v); };
+    queries.address_always_valid = [this](Word pointer, const Type& type) { return address_always_valid(pointer, type); };
+    bytecode.compile(*program.launch.kernel, queries);
+  }
   install_stack_overflow_handler();
 }
 
@@ -429,17 +431,6 @@ void Machine::Impl::thread_main(SimThread& thread) {
   }
 }
 
-void Machine::Impl::resume(SimThread& thread) {
-  set_running_thread(&thread.ref.id);
-  thread.fiber = std::move(thread.fiber).resume();
-  after_resume(thread);
-}
-
-void Machine::Impl::switch_to_scheduler(SimThread& thread) {
-  thread.switch_frame = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
-  thread.scheduler = std::move(thread.scheduler).resume();
-}
-
 namespace {
 
 /** Prefetches, for writing, the cache lines of [base + from, base + to) (a hint only). */
@@ -464,11 +455,6 @@ void Machine::Impl::prefetch_buffers(const SimThread& thread) const {
                              static_cast<const void*>(thread.snapshot.words.data()),
                              static_cast<const void*>(thread.barrier_snapshot.words.data())})
     if (buffer != nullptr) prefetch_bytes(buffer, 0, 128);
-}
-
-void Machine::Impl::resume_and_settle(SimThread& thread) {
-  resume(thread);
-  settle();
 }
 
 void Machine::Impl::settle() {
@@ -524,15 +510,6 @@ void Machine::Impl::retire_block(ResidentBlock& block) {
   block.active = false;
   const uint32_t block_slot = static_cast<uint32_t>(&block - blocks.data());
   if (next_block < total_blocks) admit_block(block_slot, next_block++);
-}
-
-void Machine::Impl::before_visible_event(SimThread& thread, EventKind kind, SourceRange range) {
-  thread.pending = PendingEvent{kind, range};
-  thread.status = ThreadStatus::AtEvent;
-  thread.reset_local_steps();
-  ++thread.visible_events;
-  switch_to_scheduler(thread);
-  ++events;
 }
 
 void Machine::Impl::emit_error(const SimThread& thread, SourceRange range, const std::string& message) {

@@ -357,10 +357,21 @@ struct Machine::Impl final : FootprintSink {
   /** Ends every parked fiber (SimThread::fiber), so that none is unwound by an exception. */
   void close_parked_fibers();
   bool closing_fibers = false; ///< a parked fiber resumed now returns (close_parked_fibers)
-  void resume(SimThread& thread);
+  // The switches are inlined into their callers: a fiber switch leaves the CPU's return-address
+  // predictor holding the other side's calls, so each return the resumed side makes before it
+  // calls again is mispredicted; the fewer frames between a switch and the code that goes on,
+  // the fewer such returns.
+  [[gnu::always_inline]] void resume(SimThread& thread) {
+    set_running_thread(&thread.ref.id);
+    thread.fiber = std::move(thread.fiber).resume();
+    after_resume(thread);
+  }
   /** From a thread's fiber: suspends it until the scheduler resumes it (every switch of a
    *  running thread to the scheduler goes through here). */
-  void switch_to_scheduler(SimThread& thread);
+  [[gnu::always_inline]] void switch_to_scheduler(SimThread& thread) {
+    thread.switch_frame = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
+    thread.scheduler = std::move(thread.scheduler).resume();
+  }
   /**
    * Starts loading, into the CPU's caches, what resuming `thread` reads first: the start of
    * its SimThread and its fiber stack around switch_frame. Only a hint (a prefetch never
@@ -389,7 +400,10 @@ struct Machine::Impl final : FootprintSink {
   /** MachineOptions::prefetch_resumptions, at kPrefetchFromThreads resident threads or more. */
   bool prefetching = false;
   /** resume(), then the block work it made due (settle). For callers outside settle(). */
-  void resume_and_settle(SimThread& thread);
+  [[gnu::always_inline]] void resume_and_settle(SimThread& thread) {
+    resume(thread);
+    settle();
+  }
   void after_resume(SimThread& thread) {
     // A thread stopped before a visible event, the common case, is handled here; the others
     // out of line (kept apart, the common case runs without their register saving).
@@ -436,10 +450,25 @@ struct Machine::Impl final : FootprintSink {
 
   // Called from a thread's fiber.
   /** Suspends the thread before a visible event until the scheduler picks it. */
-  void before_visible_event(SimThread& thread, EventKind kind, SourceRange range);
+  [[gnu::always_inline]] void before_visible_event(SimThread& thread, EventKind kind, SourceRange range) {
+    thread.pending = PendingEvent{kind, range};
+    thread.status = ThreadStatus::AtEvent;
+    thread.reset_local_steps();
+    ++thread.visible_events;
+    switch_to_scheduler(thread);
+    ++events;
+  }
   /** Like before_visible_event, for loads and atomics: also notes whether the access repeats a
    *  no-op spin iteration. Call after_read_event once it is performed. */
-  void before_read_event(SimThread& thread, EventKind kind, SourceRange range, Location location);
+  [[gnu::always_inline]] void before_read_event(SimThread& thread, EventKind kind, SourceRange range, Location location) {
+    const bool same_state = prepare_read_event(thread, range, location);
+    before_visible_event(thread, kind, range);
+    // Scheduled again: if still nothing changed, this read repeats the last one (stutter rule).
+    model->require_newer_read(same_state && thread.epoch_after_last == location_epoch(location));
+  }
+  /** before_read_event's part before the switch: spin recognition. Whether the thread is in
+   *  the same state as before its last read, which changed nothing. */
+  bool prepare_read_event(SimThread& thread, SourceRange range, Location location);
   void after_read_event(SimThread& thread, bool changed_memory);
   /** Whether a read by `thread` now could come back to the same place in the same frames: only
    *  where a function on its call stack has a loop. The language has no goto, and recursion
@@ -498,11 +527,21 @@ struct Machine::Impl final : FootprintSink {
                      const Call* call_site = nullptr);
   Word eval(SimThread& thread, const Expr& expr);
   void record_observed_local(SimThread& thread, const VarDecl& variable, Word value);
+  /** The same for a local known to be observed item `item` (the bytecode's SetSlot). */
+  void record_observed_item(SimThread& thread, uint32_t item, const VarDecl& variable, Word value);
+  /** The observed item of the local `variable`, if it is observed (at most one: the directives
+   *  refuse an item observed twice). */
+  std::optional<uint32_t> observed_item_of(const VarDecl& variable) const;
 
   // memory_access.cpp
-  Word load(SimThread& thread, Word pointer, const Type& type, SourceRange range);
+  /** `address_checked`: `pointer` is one that address_always_valid vouched for, so the access's
+   *  checks are skipped (the bytecode's LoadAt and StoreAt of a global variable). */
+  Word load(SimThread& thread, Word pointer, const Type& type, SourceRange range, bool address_checked = false);
   void store(SimThread& thread, Word pointer, const Type& type, Word value, SourceRange range,
-             bool constant_value = false);
+             bool constant_value = false, bool address_checked = false);
+  /** Whether an access of `type` through the constant `pointer` passes every check load and
+   *  store make, whichever thread makes it: a memory object's element, aligned, of its size. */
+  bool address_always_valid(Word pointer, const Type& type) const;
   Word atomic(SimThread& thread, Word pointer, const AtomicUpdate& update, Scope scope, SourceRange range);
   Word pointer_to_object(uint32_t object_id) const;
 

@@ -1,38 +1,41 @@
-// Memory accesses: decode the pointer, check it, suspend before the visible event, then ask
-// the model. Thread-private arrays and constant memory are not shared mutable state, so their
-// accesses are not visible events.
-#include "machine_impl.h"
+// Memory accesses (memory_access.h): the checks, the events for observers, atomics, and the
+// out-of-line load and store of the AST walker.
+#include "memory_access.h"
 
-#include <bit>
 #include <fmt/format.h>
 
 namespace fencelab {
 
 namespace {
 
-/** Where an access lands, once checked. */
-struct ResolvedAccess {
-  LocalArray* local = nullptr;         ///< a thread-private array, or
-  const MemoryObject* object = nullptr; ///< a memory object ...
-  Location location;                    ///< ... and the element
-  uint32_t object_id = 0;
-  uint32_t index = 0;
-  Type element_type;
-};
-
 const char* access_verb(EventKind kind) {
   return kind == EventKind::Load ? "read" : kind == EventKind::Store ? "write" : "atomic";
 }
 
-AccessMode mode_of(const Type& type, const MemoryObject* object) {
-  if (type.is_volatile || (object != nullptr && object->is_volatile)) return AccessMode::Volatile;
-  return AccessMode::Plain;
+/** What the checks of an access into an array of elements say (resolve). */
+enum class ElementCheck : uint8_t { Ok, Misaligned, WrongSize, OutOfBounds };
+
+// A location is a naturally aligned element (DESIGN "Memory models"); accesses of another
+// size would split or merge locations, which the models do not describe.
+// Programming Guide 5.3.2: device memory accesses must be naturally aligned (an access of
+// N bytes at an address that is a multiple of N; allocations start 256-byte aligned). This
+// holds whatever the elements' size, so it is checked first.
+// Every scalar's size is a power of two (types.h), so alignment is a mask and the index a
+// shift (an arithmetic shift: exact for the aligned offsets that reach it).
+ElementCheck check_element_access(int64_t offset, uint32_t access_size, uint32_t element_size, uint32_t element_count,
+                                  int64_t& index) {
+  static_assert(scalar_size(ScalarType::Double) == 8 && scalar_size(ScalarType::Half) == 2);
+  if ((offset & int64_t(access_size - 1)) != 0 || (offset & int64_t(element_size - 1)) != 0)
+    return ElementCheck::Misaligned;
+  if (access_size != element_size) return ElementCheck::WrongSize;
+  index = offset >> std::countr_zero(element_size);
+  return index < 0 || index >= int64_t(element_count) ? ElementCheck::OutOfBounds : ElementCheck::Ok;
 }
 
 } // namespace
 
-static ResolvedAccess resolve(Machine::Impl& m, SimThread& t, Word pointer, const Type& type,
-                              EventKind kind, SourceRange range) {
+ResolvedAccess resolve(Machine::Impl& m, SimThread& t, Word pointer, const Type& type, EventKind kind,
+                       SourceRange range) {
   const PointerValue p = PointerValue::decode(pointer);
   ResolvedAccess access;
   uint32_t element_count = 0;
@@ -51,31 +54,24 @@ static ResolvedAccess resolve(Machine::Impl& m, SimThread& t, Word pointer, cons
     access.element_type = access.object->element_type;
     element_count = access.object->element_count;
   }
-  // A location is a naturally aligned element (DESIGN "Memory models"); accesses of another
-  // size would split or merge locations, which the models do not describe.
-  // Programming Guide 5.3.2: device memory accesses must be naturally aligned (an access of
-  // N bytes at an address that is a multiple of N; allocations start 256-byte aligned). This
-  // holds whatever the elements' size, so it is checked first.
-  // Every scalar's size is a power of two (types.h), so alignment is a mask and the index a
-  // shift (an arithmetic shift: exact for the aligned offsets that reach it).
   const uint32_t size = access.element_type.size();
   const uint32_t access_size = type.size();
-  static_assert(scalar_size(ScalarType::Double) == 8 && scalar_size(ScalarType::Half) == 2);
-  if ((p.offset & int64_t(access_size - 1)) != 0 || (p.offset & int64_t(size - 1)) != 0)
+  int64_t index = 0;
+  switch (check_element_access(p.offset, access_size, size, element_count, index)) {
+  case ElementCheck::Ok: break;
+  case ElementCheck::Misaligned:
     m.fault(t, range, RuntimeErrorKind::Misaligned,
             fmt::format("misaligned {}-byte {} of {} at byte offset {}", access_size, access_verb(kind), name(),
                         p.offset));
-  if (access_size != size)
+  case ElementCheck::WrongSize:
     m.fault(t, range, RuntimeErrorKind::Unsupported,
-            fmt::format("not supported: {}-byte {} of {}, whose elements are {}-byte {}",
-                                  access_size, access_verb(kind), name(), size,
-                                  access.element_type.to_string()));
-  const int64_t index = p.offset >> std::countr_zero(size);
-  if (index < 0 || index >= int64_t(element_count))
+            fmt::format("not supported: {}-byte {} of {}, whose elements are {}-byte {}", access_size,
+                        access_verb(kind), name(), size, access.element_type.to_string()));
+  case ElementCheck::OutOfBounds:
     m.fault(t, range, RuntimeErrorKind::OutOfBounds,
-            fmt::format("out-of-bounds {}: {}[{}], which has {} element{}",
-                                  access_verb(kind), name(), index, element_count,
-                                  element_count == 1 ? "" : "s"));
+            fmt::format("out-of-bounds {}: {}[{}], which has {} element{}", access_verb(kind), name(), index,
+                        element_count, element_count == 1 ? "" : "s"));
+  }
   access.index = static_cast<uint32_t>(index);
   if (access.object != nullptr) {
     access.object_id = p.object;
@@ -84,12 +80,21 @@ static ResolvedAccess resolve(Machine::Impl& m, SimThread& t, Word pointer, cons
   return access;
 }
 
+bool Machine::Impl::address_always_valid(Word pointer, const Type& type) const {
+  const PointerValue p = PointerValue::decode(pointer);
+  if (p.kind != PointerKind::Object || p.object >= program.memory_objects.size()) return false;
+  const MemoryObject& object = program.memory_objects[p.object];
+  int64_t index = 0;
+  return check_element_access(p.offset, type.size(), object.element_type.size(), object.element_count, index) ==
+         ElementCheck::Ok;
+}
+
 /** The event of a memory access, for observers; text fields only when they are read. Built in
  *  the Machine's access_event_buffer: every field an access event has is set here, those of
  *  an atomic by the caller after; the others (barrier, warp, block fields) are never set in
  *  that buffer and keep their defaults. */
-static Event& access_event(Machine::Impl& m, EventKind kind, const SimThread& t, SourceRange range,
-                           const ResolvedAccess& a, Word value, AccessMode mode) {
+Event& access_event(Machine::Impl& m, EventKind kind, const SimThread& t, SourceRange range, const ResolvedAccess& a,
+                    Word value, AccessMode mode) {
   Event& e = m.access_event_buffer;
   e.kind = kind;
   e.thread = t.ref.id;
@@ -115,40 +120,17 @@ static Event& access_event(Machine::Impl& m, EventKind kind, const SimThread& t,
   return e;
 }
 
-Word Machine::Impl::load(SimThread& thread, Word pointer, const Type& type, SourceRange range) {
-  const ResolvedAccess a = resolve(*this, thread, pointer, type, EventKind::Load, range);
-  if (a.local != nullptr) return reinterpret_word(a.local->elements[a.index], a.element_type, type);
-  if (a.object->space == MemorySpace::Constant)
-    return reinterpret_word(layout.initial_contents(a.location.instance)[a.index], a.element_type, type);
-  before_read_event(thread, EventKind::Load, range, a.location);
-  const AccessMode mode = mode_of(type, a.object);
-  const Word raw = model->load(thread.ref, a.location, mode);
-  after_read_event(thread, false);
-  if (observing()) touch(ObjectId{ObjectKind::Accesses, 0, a.location.key()}, false);
-  if (observing()) emit_event(access_event(*this, EventKind::Load, thread, range, a, raw, mode));
-  return reinterpret_word(raw, a.element_type, type);
+void fault_constant_write(Machine::Impl& m, SimThread& t, SourceRange range, const MemoryObject& object) {
+  m.fault(t, range, fmt::format("write to __constant__ variable '{}'", object.name));
 }
 
-void Machine::Impl::store(SimThread& thread, Word pointer, const Type& type, Word value,
-                          SourceRange range, bool constant_value) {
-  const ResolvedAccess a = resolve(*this, thread, pointer, type, EventKind::Store, range);
-  const Word raw = reinterpret_word(value, type, a.element_type);
-  if (a.local != nullptr) {
-    a.local->elements[a.index] = raw;
-    return;
-  }
-  if (a.object->space == MemorySpace::Constant)
-    fault(thread, range, fmt::format("write to __constant__ variable '{}'", a.object->name));
-  before_visible_event(thread, EventKind::Store, range);
-  const AccessMode mode = mode_of(type, a.object);
-  model->store(thread.ref, a.location, raw, mode);
-  thread.last_changed_memory = true;
-  if (observing()) touch(ObjectId{ObjectKind::Accesses, 0, a.location.key()}, true);
-  if (observing()) {
-    Event& e = access_event(*this, EventKind::Store, thread, range, a, raw, mode);
-    e.constant_value = constant_value;
-    emit_event(e);
-  }
+Word Machine::Impl::load(SimThread& thread, Word pointer, const Type& type, SourceRange range, bool address_checked) {
+  return load_memory(*this, thread, pointer, type, range, address_checked);
+}
+
+void Machine::Impl::store(SimThread& thread, Word pointer, const Type& type, Word value, SourceRange range,
+                          bool constant_value, bool address_checked) {
+  store_memory(*this, thread, pointer, type, value, range, constant_value, address_checked);
 }
 
 Word Machine::Impl::atomic(SimThread& thread, Word pointer, const AtomicUpdate& update, Scope scope,

@@ -104,8 +104,7 @@ bool Machine::Impl::same_private_state(const SimThread& thread, const ThreadSnap
   return at == s.words.size();
 }
 
-void Machine::Impl::before_read_event(SimThread& thread, EventKind kind, SourceRange range,
-                                      Location location) {
+bool Machine::Impl::prepare_read_event(SimThread& thread, SourceRange range, Location location) {
   if (read_may_repeat(thread)) take_snapshot(thread, range, location, thread.read_site, thread.snapshot);
   else thread.snapshot.reset(); // equal to no other (valid false)
   // The same private state as before the previous read, which changed no memory, with no other
@@ -128,9 +127,7 @@ void Machine::Impl::before_read_event(SimThread& thread, EventKind kind, SourceR
     thread.in_read_chain = follows_read_only;
     await_longer_iteration(thread);
   }
-  before_visible_event(thread, kind, range);
-  // Scheduled again: if still nothing changed, this read repeats the last one (stutter rule).
-  model->require_newer_read(same_state && thread.epoch_after_last == location_epoch(location));
+  return same_state;
 }
 
 // An iteration of several reads, none writing, with no other visible event (a test-and-test-
