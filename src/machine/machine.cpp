@@ -266,7 +266,7 @@ const ExecutionResult& Machine::Impl::run(MemoryModel& the_model, ChoiceSource& 
   set_running_thread(nullptr);
 
   result.outcome.status = status;
-  result.outcome.message = message;
+  result.outcome.message.swap(message); // `message` ends here: swapped, not copied
   if (status == ExecutionStatus::Completed) {
     model->finish_execution();
     for (size_t i = 0; i < program.observed.size(); ++i) {
