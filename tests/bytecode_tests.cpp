@@ -12,6 +12,7 @@
 #include "program_generator.h"
 
 #include <fmt/format.h>
+#include <set>
 #include <sstream>
 
 using namespace fencelab;
@@ -211,6 +212,31 @@ __global__ void k(int* out) {
 }
 )",
              1, {}, 300);
+}
+
+TEST_CASE("bytecode: __syncthreads_count, _and and _or return what they do on the AST", "[bytecode]") {
+  // Compiled to the Barrier instruction (its predicate popped), not run on the AST.
+  const std::string text = R"(
+//@ launch grid=1 block=4
+//@ arg out: int[3] = zeros
+//@ observe out[0] out[1] out[2]
+__global__ void k(int* out) {
+  int c = __syncthreads_count(threadIdx.x & 1);
+  int a = __syncthreads_and(threadIdx.x < 4);
+  int o = __syncthreads_or(threadIdx.x == 7);
+  if (threadIdx.x == 0) { out[0] = c; out[1] = a; out[2] = o; }
+}
+)";
+  check_text(text, 1);
+  for (const Engine engine : {Engine::Ast, Engine::Bytecode}) {
+    MachineOptions options;
+    options.engine = engine;
+    Kernel k = kernel_from_text(text, options);
+    auto model = create_model("sc");
+    const ExplorationResult r = explore_exhaustive(*k.machine, *model, ExhaustiveOptions{100});
+    REQUIRE(r.complete);
+    CHECK(outcome_strings(k.program(), r) == std::set<std::string>{"out[0]=2 out[1]=1 out[2]=0"});
+  }
 }
 
 TEST_CASE("bytecode: runtime errors and limits stop where the AST's do", "[bytecode]") {

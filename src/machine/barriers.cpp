@@ -108,6 +108,7 @@ bool Machine::Impl::barrier_loop_detected(ResidentBlock& block, const std::vecto
 }
 
 void Machine::Impl::arrive_at_barrier(SimThread& thread, SourceRange range) {
+  // The switch to the scheduler is the caller's (wait_at_barrier, inlined where it is called).
   thread.pending = PendingEvent{EventKind::BarrierArrive, range};
   thread.status = ThreadStatus::AtBarrier;
   thread.reset_local_steps();
@@ -129,7 +130,6 @@ void Machine::Impl::arrive_at_barrier(SimThread& thread, SourceRange range) {
     e.range = range;
     emit(std::move(e));
   }
-  switch_to_scheduler(thread);
 }
 
 } // namespace fencelab

@@ -228,10 +228,7 @@ Word Machine::Impl::call_builtin(SimThread& thread, const Call& call) {
     return 0;
   }
   case BuiltinCategory::Barrier:
-    thread.barrier_kind = builtin;
-    thread.barrier_predicate = !args.empty() && word_is_true(args[0], call.args[0]->type);
-    arrive_at_barrier(thread, call.range);
-    return thread.barrier_result;
+    return wait_at_barrier(thread, builtin, !args.empty() && word_is_true(args[0], call.args[0]->type), call.range);
   case BuiltinCategory::Atomic: {
     const AtomicBuiltin atomic_kind = *atomic_builtin(builtin);
     AtomicUpdate update;

@@ -7,7 +7,7 @@
 // What is compiled: statements (blocks, declarations of scalar locals, expression statements,
 // if, for, while, do, break, continue, return) and expressions (literals, names, threadIdx and
 // friends, unary and binary operators, assignments, increments, conditionals, indexing, casts,
-// calls of __device__ functions). Anything else runs on the AST from inside the compiled code,
+// calls of __device__ functions, __syncthreads). Anything else runs on the AST from inside the compiled code,
 // node by node: an expression as EvalAst (it yields its value), a statement as ExecAst (its
 // break, continue or return then jumps where the compiled one would). So any subtree can fall
 // back, and the order of evaluation is the AST's.
@@ -55,6 +55,9 @@ enum class Opcode : uint8_t {
   JumpIfFalse,  ///< pop; to `arg` if false as `type`
   JumpIfTrue,   ///< pop; to `arg` if true as `type`
   Call,         ///< pop `arg` arguments, call `function` (`node` the Call), push its result
+  Barrier,      ///< __syncthreads and its _count/_and/_or forms (`node` the Call): pop the
+                ///< predicate if `arg` is 1 (of `type`), wait at the block's barrier, push the
+                ///< builtin's result (Machine::Impl::wait_at_barrier)
   EvalAst,      ///< push the value of `node`, evaluated on the AST
   ExecAst,      ///< run statement `statement` on the AST; a break jumps to `arg`, a continue to
                 ///< `imm`, a return leaves the function

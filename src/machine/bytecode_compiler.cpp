@@ -208,6 +208,14 @@ private:
     }
     case ExprKind::Call: {
       const Call& c = as<Call>(e);
+      if (c.builtin && builtin_info(*c.builtin).category == BuiltinCategory::Barrier && c.args.size() <= 1) {
+        // Mirrors Machine::Impl::call_builtin's barrier case.
+        for (const ExprPtr& arg : c.args) value(*arg);
+        emit({.op = Opcode::Barrier, .arg = uint32_t(c.args.size()), .node = &e,
+              .type = c.args.empty() ? nullptr : &c.args[0]->type},
+             1 - int(c.args.size()));
+        return true;
+      }
       if (c.builtin || c.function == nullptr) return false;
       const FunctionDecl* callee = definition_of(*c.function);
       if (callee == nullptr || callee->body == nullptr) return false;

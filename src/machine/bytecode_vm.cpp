@@ -107,6 +107,12 @@ void Interpreter::run(const CompiledFunction& function) {
       *sp++ = result;
       break;
     }
+    case Opcode::Barrier: {
+      const Call& c = as<Call>(*i.node);
+      const bool predicate = i.arg != 0 && word_is_true(*--sp, *i.type);
+      *sp++ = m.wait_at_barrier(t, *c.builtin, predicate, c.range);
+      break;
+    }
     case Opcode::EvalAst: {
       const Word v = eval(*i.node);
       *sp++ = v;

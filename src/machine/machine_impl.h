@@ -489,7 +489,19 @@ struct Machine::Impl final : FootprintSink {
    *  the block loop forever; stops the execution if so, or past max_barrier_rounds. */
   bool barrier_loop_detected(ResidentBlock& block, const std::vector<ThreadRef>& participants);
   /** Arrives at a barrier and suspends until the block's barrier completes. */
+  /** A barrier's arrival, up to the switch: the thread's state for recognising a barrier loop,
+   *  and the event. */
   void arrive_at_barrier(SimThread& thread, SourceRange range);
+  /** __syncthreads (`builtin`, and `predicate` for its _count/_and/_or forms): arrives, waits
+   *  until the block's barrier releases the thread, and returns the builtin's result. Inlined,
+   *  as every switch is (see resume). */
+  [[gnu::always_inline]] Word wait_at_barrier(SimThread& thread, Builtin builtin, bool predicate, SourceRange range) {
+    thread.barrier_kind = builtin;
+    thread.barrier_predicate = predicate;
+    arrive_at_barrier(thread, range);
+    switch_to_scheduler(thread);
+    return thread.barrier_result;
+  }
   [[noreturn]] void fault(SimThread& thread, SourceRange range, std::string message,
                           ExecutionStatus status = ExecutionStatus::RuntimeError,
                           RuntimeErrorKind kind = RuntimeErrorKind::Other);
