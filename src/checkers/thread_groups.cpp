@@ -33,12 +33,7 @@ std::string describe_threads(std::vector<ThreadId> threads) {
     }
     i = j;
   }
-  std::string out;
-  for (const std::string& p : parts) {
-    if (!out.empty()) out += ", ";
-    out += p;
-  }
-  return out;
+  return fmt::format("{}", fmt::join(parts, ", "));
 }
 
 } // namespace fencelab

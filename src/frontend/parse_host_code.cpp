@@ -137,11 +137,7 @@ void Parser::note_host_code(const TranslationUnit& unit) {
     if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(std::move(name));
   }
   const size_t shown = std::min<size_t>(names.size(), 6);
-  std::string list;
-  for (size_t i = 0; i < shown; ++i) {
-    if (i) list += ", ";
-    list += names[i];
-  }
+  std::string list = fmt::format("{}", fmt::join(names.begin(), names.begin() + shown, ", "));
   if (names.size() > shown) list += fmt::format(" and {} more", names.size() - shown);
   const size_t count = unit.host_code.size();
   m_diagnostics.note(unit.host_code.front().range,

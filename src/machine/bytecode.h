@@ -7,10 +7,10 @@
 // What is compiled: statements (blocks, declarations of scalar locals, expression statements,
 // if, for, while, do, break, continue, return) and expressions (literals, names, threadIdx and
 // friends, unary and binary operators, assignments, increments, conditionals, indexing, casts,
-// calls of __device__ functions, __syncthreads). Anything else runs on the AST from inside the compiled code,
-// node by node: an expression as EvalAst (it yields its value), a statement as ExecAst (its
-// break, continue or return then jumps where the compiled one would). So any subtree can fall
-// back, and the order of evaluation is the AST's.
+// calls of __device__ functions, __syncthreads). Anything else runs on the AST from inside the
+// compiled code, node by node: an expression as EvalAst (it yields its value), a statement as
+// ExecAst (its break, continue or return then jumps where the compiled one would). So any
+// subtree can fall back, and the order of evaluation is the AST's.
 //
 // Every instruction keeps the AST node it came from: loads name their expression as the read's
 // site (spin recognition), faults and steps take their source range from it.

@@ -488,7 +488,6 @@ struct Machine::Impl final : FootprintSink {
   /** Whether this release repeats the block's previous one with nothing changed, which makes
    *  the block loop forever; stops the execution if so, or past max_barrier_rounds. */
   bool barrier_loop_detected(ResidentBlock& block, const std::vector<ThreadRef>& participants);
-  /** Arrives at a barrier and suspends until the block's barrier completes. */
   /** A barrier's arrival, up to the switch: the thread's state for recognising a barrier loop,
    *  and the event. */
   void arrive_at_barrier(SimThread& thread, SourceRange range);
@@ -546,11 +545,10 @@ struct Machine::Impl final : FootprintSink {
   std::optional<uint32_t> observed_item_of(const VarDecl& variable) const;
 
   // memory_access.cpp
-  /** `address_checked`: `pointer` is one that address_always_valid vouched for, so the access's
-   *  checks are skipped (the bytecode's LoadAt and StoreAt of a global variable). */
-  Word load(SimThread& thread, Word pointer, const Type& type, SourceRange range, bool address_checked = false);
+  /** The AST walker's accesses (the bytecode inlines load_memory and store_memory instead). */
+  Word load(SimThread& thread, Word pointer, const Type& type, SourceRange range);
   void store(SimThread& thread, Word pointer, const Type& type, Word value, SourceRange range,
-             bool constant_value = false, bool address_checked = false);
+             bool constant_value = false);
   /** Whether an access of `type` through the constant `pointer` passes every check load and
    *  store make, whichever thread makes it: a memory object's element, aligned, of its size. */
   bool address_always_valid(Word pointer, const Type& type) const;

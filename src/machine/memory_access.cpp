@@ -124,13 +124,13 @@ void fault_constant_write(Machine::Impl& m, SimThread& t, SourceRange range, con
   m.fault(t, range, fmt::format("write to __constant__ variable '{}'", object.name));
 }
 
-Word Machine::Impl::load(SimThread& thread, Word pointer, const Type& type, SourceRange range, bool address_checked) {
-  return load_memory(*this, thread, pointer, type, range, address_checked);
+Word Machine::Impl::load(SimThread& thread, Word pointer, const Type& type, SourceRange range) {
+  return load_memory(*this, thread, pointer, type, range, false);
 }
 
 void Machine::Impl::store(SimThread& thread, Word pointer, const Type& type, Word value, SourceRange range,
-                          bool constant_value, bool address_checked) {
-  store_memory(*this, thread, pointer, type, value, range, constant_value, address_checked);
+                          bool constant_value) {
+  store_memory(*this, thread, pointer, type, value, range, constant_value, false);
 }
 
 Word Machine::Impl::atomic(SimThread& thread, Word pointer, const AtomicUpdate& update, Scope scope,
