@@ -1,7 +1,9 @@
 // The Machine: runtime errors with locations, livelock, limits, residency, observation rules.
+#include "fencelab/checkers/checkers.h"
 #include "fencelab/machine/memory_model.h"
 #include "machine_helpers.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <sys/wait.h>
 
@@ -163,8 +165,12 @@ __global__ void k(int* out) {
 
 TEST_CASE("prefetching resumptions changes no execution", "[machine][residency]") {
   // 2,048 resident threads (prefetching starts at 1,024): a tree reduction whose barrier
-  // releases and block admissions resume threads in bulk, the paths that prefetch. The same
-  // seeds give the same executions, event for event, with the prefetching off.
+  // releases and block admissions resume threads in bulk, and whose random picks the Machine
+  // predicts to prefetch the next threads (ChoiceSource::predict) and the checkers' state for
+  // them (EventObserver::prefetch_thread). The read of a neighbour's element before the first
+  // barrier races with its store (and may come before it), so the checkers report. The same
+  // seeds give the same executions, event for event, and the same reports, with the
+  // prefetching off.
   const std::string text = R"(
 //@ launch grid=16 block=256 resident=8
 //@ arg in: int[4096] = iota
@@ -174,6 +180,7 @@ __global__ void k(const int* in, int* out) {
   __shared__ int s[256];
   int tid = threadIdx.x;
   s[tid] = in[blockIdx.x * blockDim.x + tid];
+  int early = s[(tid + 1) % 256];
   __syncthreads();
   for (int stride = blockDim.x / 2; stride > 0; stride >>= 1) {
     if (tid < stride) s[tid] += s[tid + stride];
@@ -189,8 +196,11 @@ __global__ void k(const int* in, int* out) {
     Kernel with = kernel_from_text(text);
     Kernel without = kernel_from_text(text, off);
     auto model = create_model(model_name);
-    const RandomOptions options{3, 11};
+    Checkers checkers_with(with.program()), checkers_without(without.program());
+    RandomOptions options{3, 11};
+    options.checkers = &checkers_with;
     const ExplorationResult a = explore_random(*with.machine, *model, options);
+    options.checkers = &checkers_without;
     const ExplorationResult b = explore_random(*without.machine, *model, options);
     REQUIRE(a.outcomes.size() == b.outcomes.size());
     CHECK(outcome_strings(with.program(), a) == std::set<std::string>{"out[0]=32640 out[15]=1015680"});
@@ -198,6 +208,14 @@ __global__ void k(const int* in, int* out) {
     for (size_t i = 0; i < a.outcomes.size(); ++i) {
       CHECK(a.outcomes[i].executions == b.outcomes[i].executions);
       CHECK(a.outcomes[i].witness.encode() == b.outcomes[i].witness.encode());
+    }
+    CHECK(std::any_of(a.reports.begin(), a.reports.end(),
+                      [](const ReportCount& r) { return r.report.kind == DiagnosticKind::DataRace; }));
+    REQUIRE(a.reports.size() == b.reports.size());
+    for (size_t i = 0; i < a.reports.size(); ++i) {
+      CHECK(a.reports[i].report.identity() == b.reports[i].report.identity());
+      CHECK(a.reports[i].executions == b.reports[i].executions);
+      CHECK(a.reports[i].report.witness.encode() == b.reports[i].report.witness.encode());
     }
   }
 }

@@ -53,6 +53,8 @@ void Checkers::begin_execution() {
   m_races->begin_execution();
 }
 
+void Checkers::prefetch_thread(const ThreadId& thread) { m_races->prefetch_thread(thread); }
+
 void Checkers::on_event(const Event& event) {
   m_races->on_event(event, m_catalogue);
   // Warp-level synchronizations (warp_mask set) are not __syncthreads: no block divergence.

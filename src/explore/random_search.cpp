@@ -37,14 +37,23 @@ class RandomChoices final : public InterruptibleChoices {
 public:
   RandomChoices(uint64_t seed, double bias) : m_random(seed), m_bias(bias) {}
   uint32_t choose(uint32_t options, ChoiceKind, uint32_t common) override {
-    const bool take_common = common > 0 && m_bias > 0 && m_random.unit() < m_bias;
-    const uint32_t c = take_common ? m_random.below(common) : m_random.below(options);
+    const uint32_t c = draw(m_random, options, common);
     m_taken.push_back(c);
     return c;
+  }
+  bool predict(uint32_t options, uint32_t common, std::span<uint32_t> ahead) const override {
+    SplitMix64 copy = m_random; // the generator's state is one word: drawing from a copy
+    for (uint32_t& c : ahead) c = draw(copy, options, common);
+    return true;
   }
   std::vector<uint32_t>& taken() { return m_taken; }
 
 private:
+  uint32_t draw(SplitMix64& random, uint32_t options, uint32_t common) const {
+    const bool take_common = common > 0 && m_bias > 0 && random.unit() < m_bias;
+    return take_common ? random.below(common) : random.below(options);
+  }
+
   SplitMix64 m_random;
   double m_bias;
   std::vector<uint32_t> m_taken;

@@ -213,6 +213,7 @@ const ExecutionResult& Machine::Impl::run(MemoryModel& the_model, ChoiceSource& 
       const uint32_t slot = ready[index];
       ready[index] = ready.back();
       ready.pop_back();
+      if (prefetching) prefetch_predicted_picks(options_count, model_steps, slot);
       resume_and_settle(threads[slot]);
     } else {
       const uint32_t step = pick;
@@ -429,32 +430,6 @@ void Machine::Impl::thread_main(SimThread& thread) {
                                RuntimeErrorKind::Other};
     thread.status = ThreadStatus::Failed;
   }
-}
-
-namespace {
-
-/** Prefetches, for writing, the cache lines of [base + from, base + to) (a hint only). */
-void prefetch_bytes(const void* base, int from, int to) {
-  constexpr int kLine = 64;
-  for (int offset = from; offset < to; offset += kLine) __builtin_prefetch(static_cast<const char*>(base) + offset, 1);
-}
-
-} // namespace
-
-void Machine::Impl::prefetch_resumption(const SimThread& thread) const {
-  // What a resumption reads first: ThreadRunState, the fiber and the buffers' headers (the first
-  // 512 bytes); and the stack from the registers the switch saved (up to 528 bytes below
-  // switch_frame, measured) to the interpreter's frames above it, and the frames the next step
-  // calls into below. The window was chosen by measurement (tools/bench, 256 x 256 reduction).
-  prefetch_bytes(&thread, 0, 512);
-  if (thread.switch_frame != 0) prefetch_bytes(reinterpret_cast<const void*>(thread.switch_frame), -1024, 1024);
-}
-
-void Machine::Impl::prefetch_buffers(const SimThread& thread) const {
-  for (const void* buffer : {static_cast<const void*>(thread.slots.data()), static_cast<const void*>(thread.frames.data()),
-                             static_cast<const void*>(thread.snapshot.words.data()),
-                             static_cast<const void*>(thread.barrier_snapshot.words.data())})
-    if (buffer != nullptr) prefetch_bytes(buffer, 0, 128);
 }
 
 void Machine::Impl::settle() {

@@ -382,6 +382,15 @@ struct Machine::Impl final : FootprintSink {
    * (docs/architecture.md, "Prefetching resumptions").
    */
   void prefetch_resumption(const SimThread& thread) const;
+  void prefetch_thread(const SimThread& thread) const; ///< the first half of prefetch_resumption
+  void prefetch_stack(const SimThread& thread) const;  ///< the second: reads switch_frame
+  /**
+   * Before the random scheduler resumes the thread in slot `running`, picked among `options`
+   * (the first `model_steps` of them the model's): prefetches what the next two picks will
+   * resume, as the ChoiceSource predicts them (ChoiceSource::predict), the thread state two
+   * picks ahead and its stack and buffers one ahead; no decision is drawn or changed.
+   */
+  void prefetch_predicted_picks(uint32_t options, uint32_t model_steps, uint32_t running) const;
   /** The start of the buffers a resumption reads and writes: slots, frames, the snapshots'
    *  words. Their addresses are in the SimThread, so this comes a resumption after
    *  prefetch_resumption, whose prefetch of the SimThread has landed by then. */

@@ -24,6 +24,7 @@ public:
   void begin_execution() override;
   void on_event(const Event& event) override;
   void end_execution(const ExecutionResult& result) override;
+  void prefetch_thread(const ThreadId& thread) override;
 
   /** A search begins: findings are rendered afresh, from executions of this search. */
   void start_search();

@@ -82,6 +82,10 @@ public:
   virtual bool wants_model_steps() const { return true; }
   virtual void begin_execution() {}
   virtual void end_execution(const ExecutionResult& result) {}
+  /** A hint, never an event: `thread` is likely to act soon (the Machine predicts the random
+   *  scheduler's next pick), so an observer may start loading what it keeps for that thread
+   *  into the caches. It must change nothing an observer reports. */
+  virtual void prefetch_thread(const ThreadId& thread) {}
 };
 
 } // namespace fencelab
