@@ -8,7 +8,7 @@
 // scheduler inside an access returns through every frame between the switch and the code that
 // goes on, and after a fiber switch the CPU mispredicts each of those returns (its return-
 // address predictor holds the other side's calls): inlined, the access returns through none.
-// (docs/architecture.md, "Few returns after a switch", for what it was worth.)
+// (docs/architecture.md, "Few returns after a switch", says what it gained.)
 #pragma once
 
 #include "machine_impl.h"
