@@ -54,19 +54,23 @@ std::string everything(const Program& program, Engine engine, const std::string&
   return out.str();
 }
 
-/** Both engines on `program` under each of `models`; `expect_compiled`: functions the bytecode
- *  must have compiled (so that the comparison compares something). */
+/** The engines on `program` under each of `models`: the bytecode with every thread on a fiber
+ *  and the default (stackless where the kernel allows) against the AST; `expect_compiled`:
+ *  functions the bytecode must have compiled (so that the comparison compares something). */
 void check_same(const Program& program, uint64_t budget, MachineOptions options = {}, size_t expect_compiled = 0,
                 std::initializer_list<const char*> models = {"sc", "tso", "gpu"}) {
   for (const char* model : models) {
     INFO("model " << model);
-    size_t compiled = 0;
     const std::string reference = everything(program, Engine::Ast, model, budget, options);
-    const std::string bytecode = everything(program, Engine::Bytecode, model, budget, options, &compiled);
-    CHECK(compiled >= expect_compiled);
-    if (bytecode != reference) {
-      INFO("AST:\n" << reference << "\nbytecode:\n" << bytecode);
-      FAIL_CHECK("the engines differ");
+    for (const Engine engine : {Engine::BytecodeOnFibers, Engine::Bytecode}) {
+      size_t compiled = 0;
+      const std::string bytecode = everything(program, engine, model, budget, options, &compiled);
+      CHECK(compiled >= expect_compiled);
+      if (bytecode != reference) {
+        INFO("AST:\n" << reference << "\nbytecode" << (engine == Engine::Bytecode ? "" : " on fibers") << ":\n"
+                       << bytecode);
+        FAIL_CHECK("the engines differ");
+      }
     }
   }
 }
@@ -338,11 +342,13 @@ TEST_CASE("bytecode: every catalogue and corpus kernel", "[bytecode][catalogue]"
   std::vector<std::string> files = catalogue_files();
   for (const auto& entry : std::filesystem::directory_iterator(std::string(FENCELAB_SOURCE_DIR) + "/tests/corpus"))
     if (entry.path().extension() == ".cu") files.push_back(entry.path().string());
+  size_t stackless = 0;
   for (const std::string& path : files) {
     INFO(path);
     auto compiled = compile_text(read_source_text(path), path);
     if (compiled->program == nullptr) continue; // a kernel that must not compile (tested elsewhere)
     const uint64_t budget = sweep_budget(*compiled->program, kSanitizedBuild ? 20 : 100);
+    stackless += Machine(*compiled->program, MachineOptions{}).runs_stackless();
     check_same(*compiled->program, budget);
     if (path.find("/warps/") != std::string::npos) { // and pre-Volta lockstep warps
       MachineOptions lockstep;
@@ -350,6 +356,10 @@ TEST_CASE("bytecode: every catalogue and corpus kernel", "[bytecode][catalogue]"
       check_same(*compiled->program, budget, lockstep, 0, {"sc", "gpu"});
     }
   }
+  // The catalogue's reductions, barrier demos and plain litmus kernels run stackless (those with
+  // atomics, fences, warp operations or calls on fibers), so both paths are compared here.
+  INFO("stackless: " << stackless << " of " << files.size());
+  CHECK(stackless >= 40);
 }
 
 TEST_CASE("bytecode: generated litmus kernels", "[bytecode][generated]") {
@@ -372,6 +382,24 @@ TEST_CASE("bytecode: generated kernels with loops, switches, calls and every ope
     auto compiled = compile_text(text);
     INFO("program generator seed " << seed << "\n" << text << compiled->rendered());
     REQUIRE(compiled->program != nullptr);
+    check_same(*compiled->program, 40, options, 1, {"sc", "gpu"});
+  }
+}
+
+TEST_CASE("bytecode: generated self-contained kernels run stackless as on fibers and on the AST",
+          "[bytecode][generated]") {
+  // No calls and no switch: the kernel runs without fibers (Machine::runs_stackless), its
+  // threads stopping before loads, stores, increments and compound assignments to memory (two
+  // events in one instruction) and at barriers, some of them divergent.
+  const uint64_t count = kSanitizedBuild ? 15 : 100;
+  MachineOptions options;
+  options.max_local_steps = 100'000;
+  for (uint64_t seed = 9'300'000; seed < 9'300'000 + count; ++seed) {
+    const std::string text = ProgramGenerator(seed, true).kernel();
+    auto compiled = compile_text(text);
+    INFO("program generator seed " << seed << "\n" << text << compiled->rendered());
+    REQUIRE(compiled->program != nullptr);
+    REQUIRE(Machine(*compiled->program, options).runs_stackless());
     check_same(*compiled->program, 40, options, 1, {"sc", "gpu"});
   }
 }

@@ -116,11 +116,12 @@ TEST_CASE("C: more resident threads than the process's memory mappings allow is 
   // `--resident-blocks 132` of 256 threads (33,792 fiber stacks, two mappings each) passed Linux's
   // default vm.max_map_count of 65,530: every later mmap failed, malloc's too, and the run
   // ended in "internal error: std::bad_alloc" from wherever the heap grew next.
+  // Threads need fibers here: the fence is not compiled (stackless threads hold no stack).
   const uint64_t capacity = fiber_stack_capacity();
   REQUIRE(capacity > 256);
   const uint64_t blocks = capacity / 256 + 1;
   const std::string kernel = write_kernel("c_maps", "//@ launch grid=" + std::to_string(blocks) +
-                                                        " block=256\n__global__ void k() { __syncthreads(); }\n");
+                                                        " block=256\n__global__ void k() { __threadfence(); __syncthreads(); }\n");
   const ProcessResult refused = run_process(std::string(FENCELAB_BINARY) + " run --runs 1 --resident-blocks " +
                                             std::to_string(blocks) + " " + kernel);
   INFO(refused.output);
@@ -135,10 +136,19 @@ TEST_CASE("C: more resident threads than the process's memory mappings allow is 
   // The store before the barrier makes every thread a scheduling choice, so random runs start
   // most threads before any block finishes (without one, threads run to the barrier in order).
   const OutcomeCount o = run_once("//@ launch grid=" + std::to_string(2 * blocks) +
-                                      " block=256\n__device__ int x;\n__global__ void k() { x = 1; __syncthreads(); }\n",
+                                      " block=256\n__device__ int x;\n"
+                                      "__global__ void k() { x = 1; __threadfence(); __syncthreads(); }\n",
                                   "sc", options);
   CHECK(o.outcome.status == ExecutionStatus::RuntimeError);
   CHECK(o.outcome.message.find("vm.max_map_count") != std::string::npos);
+  // Stackless threads (no fence: the kernel is compiled whole) map no stacks: the same
+  // residency runs.
+  const std::string stackless = write_kernel("c_maps_stackless", "//@ launch grid=" + std::to_string(blocks) +
+                                                                     " block=256\n__global__ void k() { __syncthreads(); }\n");
+  const ProcessResult ran = run_process(std::string(FENCELAB_BINARY) + " run --runs 1 --resident-blocks " +
+                                        std::to_string(blocks) + " " + stackless);
+  INFO(ran.output);
+  CHECK(ran.exit_code == 0);
 }
 
 TEST_CASE("D: a local array larger than a thread's local memory is bad input", "[hardening][memory]") {

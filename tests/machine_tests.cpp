@@ -163,15 +163,14 @@ __global__ void k(int* out) {
   CHECK(o.outcome.status == ExecutionStatus::Completed);
 }
 
-TEST_CASE("prefetching resumptions changes no execution", "[machine][residency]") {
-  // 2,048 resident threads (prefetching starts at 1,024): a tree reduction whose barrier
-  // releases and block admissions resume threads in bulk, and whose random picks the Machine
-  // predicts to prefetch the next threads (ChoiceSource::predict) and the checkers' state for
-  // them (EventObserver::prefetch_thread). The read of a neighbour's element before the first
-  // barrier races with its store (and may come before it), so the checkers report. The same
-  // seeds give the same executions, event for event, and the same reports, with the
-  // prefetching off.
-  const std::string text = R"(
+namespace {
+
+// 2,048 resident threads (prefetching starts at 1,024): a tree reduction whose barrier releases
+// and block admissions resume threads in bulk, and whose random picks the Machine predicts to
+// prefetch the next threads (ChoiceSource::predict) and the checkers' state for them
+// (EventObserver::prefetch_thread). The read of a neighbour's element before the first barrier
+// races with its store (and may come before it), so the checkers report.
+const char* const kRacyLargeReduction = R"(
 //@ launch grid=16 block=256 resident=8
 //@ arg in: int[4096] = iota
 //@ arg out: int[16] = zeros
@@ -189,12 +188,15 @@ __global__ void k(const int* in, int* out) {
   if (tid == 0) out[blockIdx.x] = s[0];
 }
 )";
+
+/** The same seeds give the same random executions of `text`, event for event, with the same
+ *  witnesses and reports, under the Machine options `a` and `b`. */
+void check_same_random_executions(const std::string& text, const MachineOptions& a_options,
+                                  const MachineOptions& b_options) {
   for (const char* model_name : {"sc", "gpu"}) {
     INFO(model_name);
-    MachineOptions off;
-    off.prefetch_resumptions = false;
-    Kernel with = kernel_from_text(text);
-    Kernel without = kernel_from_text(text, off);
+    Kernel with = kernel_from_text(text, a_options);
+    Kernel without = kernel_from_text(text, b_options);
     auto model = create_model(model_name);
     Checkers checkers_with(with.program()), checkers_without(without.program());
     RandomOptions options{3, 11};
@@ -218,6 +220,26 @@ __global__ void k(const int* in, int* out) {
       CHECK(a.reports[i].report.witness.encode() == b.reports[i].report.witness.encode());
     }
   }
+}
+
+} // namespace
+
+TEST_CASE("prefetching resumptions changes no execution", "[machine][residency]") {
+  // With threads on fibers (whose stacks are prefetched) and stackless.
+  for (const Engine engine : {Engine::BytecodeOnFibers, Engine::Bytecode}) {
+    MachineOptions on, off;
+    on.engine = off.engine = engine;
+    off.prefetch_resumptions = false;
+    check_same_random_executions(kRacyLargeReduction, on, off);
+  }
+}
+
+TEST_CASE("stackless threads run a large grid as threads on fibers do", "[machine][residency]") {
+  MachineOptions stackless, fibers;
+  fibers.engine = Engine::BytecodeOnFibers;
+  CHECK(kernel_from_text(kRacyLargeReduction, stackless).machine->runs_stackless());
+  CHECK_FALSE(kernel_from_text(kRacyLargeReduction, fibers).machine->runs_stackless());
+  check_same_random_executions(kRacyLargeReduction, stackless, fibers);
 }
 
 TEST_CASE("an execution too long for the reduction's analysis ends the search cleanly", "[machine][limits]") {

@@ -15,7 +15,11 @@ namespace fencelab::testing {
 
 class ProgramGenerator {
 public:
-  explicit ProgramGenerator(uint64_t seed) : m_random(seed) {}
+  /** `self_contained`: the kernel calls nothing and has no switch (which runs on the AST), so
+   *  that its threads run stackless (Machine::runs_stackless); it has __syncthreads() instead,
+   *  some of them in divergent code. */
+  explicit ProgramGenerator(uint64_t seed, bool self_contained = false)
+      : m_random(seed), m_self_contained(self_contained) {}
 
   std::string kernel() {
     std::string text = "//@ launch grid=1 block=2\n"
@@ -34,6 +38,7 @@ public:
 
 private:
   SplitMix64 m_random;
+  bool m_self_contained;
   bool m_in_helper = false;
   uint32_t m_locals = 0;
   uint32_t m_loops = 0; ///< loop counters declared so far (each loop has its own)
@@ -71,7 +76,7 @@ private:
     case 3: // now and then a division by zero: the engines must fault alike
       return "(" + expr(depth - 1) + (below(2) ? " / " : " % ") + "(" + expr(depth - 1) + (below(4) ? " | 1))" : "))");
     case 4:
-      if (!m_in_helper) return "helper(" + expr(depth - 1) + ", " + expr(depth - 1) + ")";
+      if (!m_in_helper && !m_self_contained) return "helper(" + expr(depth - 1) + ", " + expr(depth - 1) + ")";
       [[fallthrough]];
     default: return "(" + expr(depth - 1) + " " + kBinary[below(14)] + " " + expr(depth - 1) + ")";
     }
@@ -136,6 +141,7 @@ private:
       });
     }
     case 8: {
+      if (m_self_contained) return in + (m_in_helper ? ";\n" : "__syncthreads();\n");
       const bool saved = m_in_switch;
       m_in_switch = true;
       std::string code = in + "switch ((" + expr(1) + ") & 3) {\n";
@@ -149,7 +155,7 @@ private:
       return code;
     }
     case 9:
-      if (!m_in_helper) return in + local() + " = helper(" + expr(1) + ", " + expr(1) + ");\n";
+      if (!m_in_helper && !m_self_contained) return in + local() + " = helper(" + expr(1) + ", " + expr(1) + ");\n";
       return in + local() + " = " + expr(1) + ";\n";
     default: return in + "{\n" + statements(depth - 1, level + 1) + in + "}\n";
     }

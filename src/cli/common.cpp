@@ -41,7 +41,7 @@ void add_common_options(CLI::App& command, CommonOptions& options) {
                   "how threads run the kernel: bytecode (compiled once, default) or ast (walks the syntax "
                   "tree: the reference)")
       ->transform(CLI::CheckedTransformer(
-          std::map<std::string, Engine>{{"bytecode", Engine::Bytecode}, {"ast", Engine::Ast}}));
+          std::map<std::string, Engine>{{"bytecode", Engine::Bytecode}, {"fibers", Engine::BytecodeOnFibers}, {"ast", Engine::Ast}}));
   add_launch_options(command, options.shape);
 }
 
@@ -82,8 +82,8 @@ std::unique_ptr<Program> load_program(const std::string& path, const LaunchOptio
 }
 
 bool resident_threads_fit(const Machine& machine) {
+  if (machine.fiber_stacks_needed() <= fiber_stack_capacity()) return true;
   const uint64_t resident = machine.resident_thread_limit();
-  if (resident <= fiber_stack_capacity()) return true;
   const uint64_t per_block = resident / std::max<uint32_t>(1, machine.resident_block_limit());
   fmt::print(stderr,
              "fencelab: error: {} blocks of {} threads resident at once make {} simulated threads, but this system's "

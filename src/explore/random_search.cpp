@@ -227,9 +227,10 @@ ExplorationResult explore_random(Machine& machine, MemoryModel& model, const Ran
   if (options.checkers) options.checkers->start_search();
   const Searcher searcher{machine, model, options.checkers, result.model, options};
   OutcomeTable table;
-  // Each job's machine holds a fiber stack per resident thread, and the process can map only so
-  // many (fiber_stack_capacity): a large grid runs on fewer jobs rather than failing in one.
-  const uint64_t job_fit = std::max<uint64_t>(1, fiber_stack_capacity() / std::max<uint64_t>(1, machine.resident_thread_limit()));
+  // Each job's machine holds a fiber stack per resident thread (unless they run stackless), and
+  // the process can map only so many (fiber_stack_capacity): a large grid runs on fewer jobs
+  // rather than failing in one.
+  const uint64_t job_fit = std::max<uint64_t>(1, fiber_stack_capacity() / std::max<uint64_t>(1, machine.fiber_stacks_needed()));
   const uint32_t jobs = uint32_t(
       std::min({std::max<uint64_t>(options.jobs, 1), chunk_count(options.runs), job_fit}));
   // An execution that asks no decision is the only one there is, and runs once (run_chunk):

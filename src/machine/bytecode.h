@@ -103,6 +103,10 @@ struct Instr {
 struct CompiledFunction {
   const FunctionDecl* function = nullptr;
   std::vector<Instr> code;
+  /** Its code neither calls (a function, or the AST for a subtree) nor falls back to the AST:
+   *  every visible event is one of its own instructions, so a thread running it can stop
+   *  between events without a native stack (Machine::Impl::stackless). */
+  bool self_contained = false;
 };
 
 /** The function a call of `declared` runs: its definition, where `declared` is a prototype

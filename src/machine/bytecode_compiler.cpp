@@ -484,6 +484,9 @@ void Bytecode::compile(const FunctionDecl& kernel, const CompileQueries& queries
     const bool compiles = FunctionCompiler(compiled->code, queries, callees).compile(*function);
     // Its callees are compiled even where it is not: a call from the AST finds their code too.
     pending.insert(pending.end(), callees.begin(), callees.end());
+    compiled->self_contained = std::none_of(compiled->code.begin(), compiled->code.end(), [](const Instr& instr) {
+      return instr.op == Opcode::Call || instr.op == Opcode::EvalAst || instr.op == Opcode::ExecAst;
+    });
     if (compiles) m_functions.push_back(std::move(compiled)); // else it runs on the AST
   }
   // Calls between compiled functions go straight to the callee's code.

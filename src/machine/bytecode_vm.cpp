@@ -1,6 +1,13 @@
 // Runs a compiled function (bytecode.h) in the thread's current frame: one loop over its
-// instructions with the operands on a small native stack. What an instruction does to memory,
-// slots and the thread's state is done by the same Interpreter members the AST walker uses.
+// instructions with the operands on a small stack. What an instruction does to memory, slots
+// and the thread's state is done by the same Interpreter members the AST walker uses.
+//
+// The loop has two forms. On a fiber (`run`), a visible event switches to the scheduler inside
+// the instruction, and the operands live on the native stack. Stackless (`run_stackless`, a
+// self-contained kernel: Machine::Impl::stackless), the loop returns to the scheduler before
+// the event instead, with its place and operands in the SimThread, and runs the instruction
+// again when resumed, performing the event first. Both perform the same steps in the same
+// order; only where the thread waits differs.
 #include "interpreter.h"
 #include "memory_access.h"
 
@@ -16,12 +23,85 @@ inline void Interpreter::store(const Instr& i, Word pointer, Word*& sp) {
                (i.arg & kCheckedAddress) != 0);
 }
 
+// Stackless accesses (see the file's comment): each begins its access, or, resumed at its event,
+// performs it. False: the thread stopped before the event (the caller returns to the
+// scheduler). The same steps as load_memory and store_memory, with the switch taken out.
+
+bool Interpreter::load_or_stop(Word pointer, const Type& type, SourceRange range, bool checked, Word& value) {
+  if (!t.resume_at_event) {
+    const ResolvedAccess a = resolve_access(m, t, pointer, type, EventKind::Load, range, checked);
+    if (load_without_event(m, a, type, value)) return true;
+    t.resume_same_state = m.announce_read_event(t, EventKind::Load, range, a.location);
+    t.pending_access = a;
+    t.resume_at_event = true;
+    return false;
+  }
+  t.resume_at_event = false;
+  m.resumed_at_read_event(t, t.pending_access.location, t.resume_same_state);
+  value = perform_load(m, t, t.pending_access, type, range);
+  return true;
+}
+
+bool Interpreter::store_or_stop(Word pointer, const Type& type, Word value, SourceRange range, bool constant,
+                                bool checked) {
+  if (!t.resume_at_event) {
+    const ResolvedAccess a = resolve_access(m, t, pointer, type, EventKind::Store, range, checked);
+    if (store_without_event(m, t, a, reinterpret_word(value, type, a.element_type), range)) return true;
+    m.announce_visible_event(t, EventKind::Store, range);
+    t.pending_access = a;
+    t.resume_at_event = true;
+    return false;
+  }
+  t.resume_at_event = false;
+  ++m.events;
+  const ResolvedAccess& a = t.pending_access;
+  perform_store(m, t, a, type, reinterpret_word(value, type, a.element_type), range, constant);
+  return true;
+}
+
+bool Interpreter::store_or_stop(const Instr& i, Word pointer, Word value) {
+  return store_or_stop(pointer, *i.type, value, i.node->range, (i.arg & kConstantValue) && m.observing(),
+                       (i.arg & kCheckedAddress) != 0);
+}
+
+template <class Update>
+bool Interpreter::update_or_stop(const Expr& e, const Type& type, Word pointer, Update update) {
+  // Interpreter::increment and compound_assign: a load, the update, a store, each event at e.
+  if (t.resume_events_done == 0) {
+    t.read_site = &e;
+    if (!load_or_stop(pointer, type, e.range, false, t.resume_loaded)) return false;
+    t.resume_updated = update(t.resume_loaded);
+    t.resume_events_done = 1;
+  }
+  if (!store_or_stop(pointer, type, t.resume_updated, e.range, false, false)) return false;
+  t.resume_events_done = 0;
+  return true;
+}
+
 void Interpreter::run(const CompiledFunction& function) {
   std::array<Word, Bytecode::kMaxStack> stack;
-  Word* sp = stack.data(); // the next free entry
-  const size_t base = frame_base();
+  execute<false>(function, stack.data(), 0, 0);
+}
+
+bool Interpreter::run_stackless(const CompiledFunction& function) {
+  return execute<true>(function, t.operand_stack.data(), t.resume_depth, t.resume_pc);
+}
+
+template <bool kStackless>
+bool Interpreter::execute(const CompiledFunction& function, Word* stack, uint32_t depth, uint32_t start) {
+  Word* sp = stack + depth; // the next free entry
+  // A stackless thread runs only its kernel's frame, the first (the frames' buffer, like the
+  // rest of a resumed thread's state, is likely cold: not read for this).
+  const size_t base = kStackless ? 0 : frame_base();
   const Instr* const code = function.code.data();
-  const Instr* pc = code;
+  const Instr* pc = code + start;
+  // Stackless: the thread stops before its event in the instruction just begun, which runs
+  // again when it is resumed.
+  const auto stop = [&] {
+    t.resume_pc = uint32_t(pc - 1 - code);
+    t.resume_depth = uint32_t(sp - stack);
+    return false;
+  };
   for (;;) {
     const Instr& i = *pc++;
     switch (i.op) {
@@ -40,18 +120,38 @@ void Interpreter::run(const CompiledFunction& function) {
       break;
     case Opcode::Load:
       t.read_site = i.node;
-      sp[-1] = load_memory(m, t, sp[-1], *i.type, i.node->range, false);
+      if constexpr (kStackless) {
+        if (!load_or_stop(sp[-1], *i.type, i.node->range, false, sp[-1])) return stop();
+      } else {
+        sp[-1] = load_memory(m, t, sp[-1], *i.type, i.node->range, false);
+      }
       break;
     case Opcode::LoadAt:
       t.read_site = i.node;
-      *sp++ = load_memory(m, t, i.imm, *i.type, i.node->range, (i.arg & kCheckedAddress) != 0);
+      if constexpr (kStackless) {
+        if (!load_or_stop(i.imm, *i.type, i.node->range, (i.arg & kCheckedAddress) != 0, *sp)) return stop();
+        ++sp;
+      } else {
+        *sp++ = load_memory(m, t, i.imm, *i.type, i.node->range, (i.arg & kCheckedAddress) != 0);
+      }
       break;
-    case Opcode::Store: {
-      const Word pointer = *--sp;
-      store(i, pointer, sp);
+    case Opcode::Store:
+      if constexpr (kStackless) {
+        if (!store_or_stop(i, sp[-1], sp[-2])) return stop();
+        sp -= (i.arg & kKeepValue) ? 1 : 2;
+      } else {
+        const Word pointer = *--sp;
+        store(i, pointer, sp);
+      }
       break;
-    }
-    case Opcode::StoreAt: store(i, i.imm, sp); break;
+    case Opcode::StoreAt:
+      if constexpr (kStackless) {
+        if (!store_or_stop(i, i.imm, sp[-1])) return stop();
+        if (!(i.arg & kKeepValue)) --sp;
+      } else {
+        store(i, i.imm, sp);
+      }
+      break;
     case Opcode::BuiltinVariable: *sp++ = builtin_variable(as<BuiltinVariable>(*i.node)); break;
     case Opcode::Unary: {
       const Unary& u = as<Unary>(*i.node);
@@ -80,7 +180,13 @@ void Interpreter::run(const CompiledFunction& function) {
     }
     case Opcode::IncrementMemory: {
       const Unary& u = as<Unary>(*i.node);
-      sp[-1] = increment(u, LValue{false, 0, sp[-1], u.operand->type, nullptr});
+      if constexpr (kStackless) {
+        if (!update_or_stop(u, u.operand->type, sp[-1], [&](Word old) { return incremented(u, old); })) return stop();
+        const bool prefix = u.op == UnaryOp::PreIncrement || u.op == UnaryOp::PreDecrement;
+        sp[-1] = prefix ? t.resume_updated : t.resume_loaded;
+      } else {
+        sp[-1] = increment(u, LValue{false, 0, sp[-1], u.operand->type, nullptr});
+      }
       break;
     }
     case Opcode::CompoundSlot: {
@@ -90,8 +196,16 @@ void Interpreter::run(const CompiledFunction& function) {
     }
     case Opcode::CompoundMemory: {
       const Assign& a = as<Assign>(*i.node);
-      const Word pointer = *--sp;
-      sp[-1] = compound_assign(a, LValue{false, 0, pointer, a.lhs->type, nullptr}, sp[-1]);
+      if constexpr (kStackless) {
+        const Word value = sp[-2];
+        if (!update_or_stop(a, a.lhs->type, sp[-1], [&](Word old) { return compound_result(a, old, value); }))
+          return stop();
+        sp[-2] = t.resume_updated;
+        --sp;
+      } else {
+        const Word pointer = *--sp;
+        sp[-1] = compound_assign(a, LValue{false, 0, pointer, a.lhs->type, nullptr}, sp[-1]);
+      }
       break;
     }
     case Opcode::Jump: pc = code + i.arg; break;
@@ -109,8 +223,22 @@ void Interpreter::run(const CompiledFunction& function) {
     }
     case Opcode::Barrier: {
       const Call& c = as<Call>(*i.node);
-      const bool predicate = i.arg != 0 && word_is_true(*--sp, *i.type);
-      *sp++ = m.wait_at_barrier(t, *c.builtin, predicate, c.range);
+      if constexpr (kStackless) {
+        if (!t.resume_at_event) {
+          // Machine::Impl::wait_at_barrier up to its switch; the predicate stays on the stack.
+          t.barrier_kind = *c.builtin;
+          t.barrier_predicate = i.arg != 0 && word_is_true(sp[-1], *i.type);
+          m.arrive_at_barrier(t, c.range);
+          t.resume_at_event = true;
+          return stop();
+        }
+        t.resume_at_event = false;
+        if (i.arg != 0) --sp;
+        *sp++ = t.barrier_result;
+      } else {
+        const bool predicate = i.arg != 0 && word_is_true(*--sp, *i.type);
+        *sp++ = m.wait_at_barrier(t, *c.builtin, predicate, c.range);
+      }
       break;
     }
     case Opcode::EvalAst: {
@@ -121,16 +249,16 @@ void Interpreter::run(const CompiledFunction& function) {
     case Opcode::ExecAst: {
       const Flow flow = exec(*i.statement);
       if (flow == Flow::Normal) break;
-      if (flow == Flow::Return) return; // the AST set the return value
+      if (flow == Flow::Return) return true; // the AST set the return value
       const uint64_t target = flow == Flow::Break ? i.arg : i.imm;
-      if (target == kLeaveFunction) return;
+      if (target == kLeaveFunction) return true;
       pc = code + target;
       break;
     }
     case Opcode::Discarded: t.discarded_value = i.node; break;
     case Opcode::Step: m.count_local_step(t, i.statement->range); break;
-    case Opcode::Return: t.return_value = *--sp; return;
-    case Opcode::Leave: return;
+    case Opcode::Return: t.return_value = *--sp; return true;
+    case Opcode::Leave: return true;
     }
   }
 }

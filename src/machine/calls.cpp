@@ -43,6 +43,13 @@ Word Interpreter::call(const FunctionDecl& declared, std::span<const Word> args,
             fmt::format("recursion too deep at call depth {}: the simulated thread's stack ({} KiB) is used up; "
                         "raise --stack-size",
                         t.frames.size(), m.stacks.stack_size() / 1024));
+  const size_t base = enter_frame(f, args, call_site);
+  if (compiled != nullptr) run(*compiled);
+  else exec(*f.body);
+  return leave_frame(base);
+}
+
+size_t Interpreter::enter_frame(const FunctionDecl& f, std::span<const Word> args, const Call* call_site) {
   const size_t base = t.slots.size();
   // One push per slot: resize's out-of-line fill cost more than the few slots a frame has.
   for (uint32_t i = 0; i < f.frame_slots; ++i) t.slots.push_back(0);
@@ -55,8 +62,10 @@ Word Interpreter::call(const FunctionDecl& declared, std::span<const Word> args,
     t.slots[base + param.slot] = param.address_taken ? private_cell(param.type, value) : value;
   }
   t.return_value = 0;
-  if (compiled != nullptr) run(*compiled);
-  else exec(*f.body);
+  return base;
+}
+
+Word Interpreter::leave_frame(size_t base) {
   const Word result = t.return_value;
   t.frames.pop_back();
   t.slots.resize(base);

@@ -135,6 +135,12 @@ Word Interpreter::eval_unary(const Unary& e) {
 
 Word Interpreter::increment(const Unary& e, const LValue& lv) {
   const Word old = read(lv, e);
+  const Word updated = incremented(e, old);
+  write(lv, updated, e.range);
+  return (e.op == UnaryOp::PreIncrement || e.op == UnaryOp::PreDecrement) ? updated : old;
+}
+
+Word Interpreter::incremented(const Unary& e, Word old) {
   const bool up = e.op == UnaryOp::PreIncrement || e.op == UnaryOp::PostIncrement;
   const Type& type = e.operand->type;
   Word updated;
@@ -144,8 +150,7 @@ Word Interpreter::increment(const Unary& e, const LValue& lv) {
     const Word one = word_from_int(1, type);
     updated = arithmetic(up ? BinaryOp::Add : BinaryOp::Subtract, old, one, type, type, type, e.range);
   }
-  write(lv, updated, e.range);
-  return (e.op == UnaryOp::PreIncrement || e.op == UnaryOp::PreDecrement) ? updated : old;
+  return updated;
 }
 
 Word Interpreter::eval_binary(const Binary& e) {
@@ -187,7 +192,12 @@ Word Interpreter::eval_assign(const Assign& e) {
 }
 
 Word Interpreter::compound_assign(const Assign& e, const LValue& lv, Word value) {
-  const Word old = read(lv, e);
+  const Word updated = compound_result(e, read(lv, e), value);
+  write(lv, updated, e.range);
+  return updated;
+}
+
+Word Interpreter::compound_result(const Assign& e, Word old, Word value) {
   const Type& lt = e.lhs->type;
   Word updated;
   if (lt.is_pointer()) {
@@ -199,7 +209,6 @@ Word Interpreter::compound_assign(const Assign& e, const LValue& lv, Word value)
     const Word r = arithmetic(*e.compound, a, value, ct, e.rhs->type, ct, e.range);
     updated = convert_word(r, ct, lt);
   }
-  write(lv, updated, e.range);
   return updated;
 }
 

@@ -32,6 +32,14 @@ public:
 
   Word eval(const Expr& e);
   Flow exec(const Stmt& s);
+  /** A stackless thread (Machine::Impl::stackless) runs its compiled kernel `function` from
+   *  where it stopped: true when the function has ended, false when the thread stopped before
+   *  a visible event or at a barrier (bytecode_vm.cpp). */
+  bool run_stackless(const CompiledFunction& function);
+  /** The frame of a call of `function` with `args` (Interpreter::call's), and its end: the
+   *  value it returned. */
+  size_t enter_frame(const FunctionDecl& function, std::span<const Word> args, const Call* call_site);
+  Word leave_frame(size_t base);
   /** Calls `function` (its compiled form if it has one) with `args` in a new frame. */
   Word call(const FunctionDecl& function, std::span<const Word> args, const Call* call_site);
   /** The same, with the compiled form already looked up (null: the AST). */
@@ -71,6 +79,22 @@ private:
   bool condition(const Expr& e) { return word_is_true(eval(e), e.type); }
   /** Runs a compiled function's body in the current frame (bytecode_vm.cpp). */
   void run(const CompiledFunction& function);
+  /** The loop of `run`; stackless, it may return before a visible event (false) instead of
+   *  waiting on the fiber (bytecode_vm.cpp). */
+  template <bool kStackless>
+  bool execute(const CompiledFunction& function, Word* stack, uint32_t depth, uint32_t start);
+  /** A stackless thread's accesses: perform the access, or stop before its event (false), or,
+   *  resumed at the event, perform it. */
+  bool load_or_stop(Word pointer, const Type& type, SourceRange range, bool checked, Word& value);
+  bool store_or_stop(Word pointer, const Type& type, Word value, SourceRange range, bool constant, bool checked);
+  bool store_or_stop(const Instr& instr, Word pointer, Word value);
+  /** ++/-- or op= on memory at `pointer` (`e`): its load, `update`, its store; the values in
+   *  ThreadRunState::resume_loaded and resume_updated once done. */
+  template <class Update> bool update_or_stop(const Expr& e, const Type& type, Word pointer, Update update);
+  /** ++ or -- (`e`) of the value `old`. */
+  Word incremented(const Unary& e, Word old);
+  /** `old op= value` (`e`): the value stored. */
+  Word compound_result(const Assign& e, Word old, Word value);
   /** Store and StoreAt once the pointer is known: the value is popped from `sp`, or kept on it
    *  (kKeepValue). */
   void store(const Instr& instr, Word pointer, Word*& sp);

@@ -1,4 +1,5 @@
 // Scheduling: blocks becoming resident, threads on fibers, barriers, the end of an execution.
+#include "interpreter.h"
 #include "machine_impl.h"
 
 #include <algorithm>
@@ -97,11 +98,16 @@ Machine::Impl::Impl(const Program& program, MachineOptions options)
   for (uint32_t i = 0; i < program.observed.size(); ++i)
     if (program.observed[i].kind == ObservedItem::Kind::Local)
       observed_locals.emplace_back(program.observed[i].local, i);
-  if (options.engine == Engine::Bytecode && program.launch.kernel != nullptr) {
+  if (options.engine != Engine::Ast && program.launch.kernel != nullptr) {
     CompileQueries queries;
     queries.observed_item = [this](const VarDecl& v) { return observed_item_of(v); };
     queries.address_always_valid = [this](Word pointer, const Type& type) { return address_always_valid(pointer, type); };
     bytecode.compile(*program.launch.kernel, queries);
+    // Lockstep warps are left on fibers: their scheduler (warp_schedule.h) was written for them.
+    const CompiledFunction* kernel_code = bytecode.find(*program.launch.kernel);
+    if (options.engine == Engine::Bytecode && options.warp == WarpMode::Its && kernel_code != nullptr &&
+        kernel_code->self_contained)
+      stackless_kernel = kernel_code;
   }
   install_stack_overflow_handler();
 }
@@ -376,6 +382,11 @@ void Machine::Impl::admit_block(uint32_t block_slot, uint64_t linear_block) {
 
 void Machine::Impl::start_thread(SimThread& thread) {
   model->thread_start(thread.ref);
+  if (stackless_kernel != nullptr) {
+    set_running_thread(&thread.ref.id);
+    run_stackless(thread, true);
+    return after_resume(thread);
+  }
   if (thread.parked) return resume(thread);
   try {
     // The slot's fiber runs its threads one after another, parking between them, until
@@ -416,9 +427,25 @@ void Machine::Impl::start_thread(SimThread& thread) {
 
 void Machine::Impl::thread_main(SimThread& thread) {
   thread.stack_limit = reinterpret_cast<uintptr_t>(__builtin_frame_address(0)) - call_stack_room();
-  try {
+  run_thread_code(thread, [&] {
     call_function(thread, *program.launch.kernel, kernel_arguments, nullptr);
     thread.status = ThreadStatus::Done;
+  });
+}
+
+void Machine::Impl::run_stackless(SimThread& thread, bool start) {
+  run_thread_code(thread, [&] {
+    Interpreter code(*this, thread);
+    if (start) code.enter_frame(*definition_of(*program.launch.kernel), kernel_arguments, nullptr);
+    if (!code.run_stackless(*stackless_kernel)) return; // stopped before a visible event or at a barrier
+    code.leave_frame(0);
+    thread.status = ThreadStatus::Done;
+  });
+}
+
+template <class Code> void Machine::Impl::run_thread_code(SimThread& thread, Code code) {
+  try {
+    code();
   } catch (ThreadFault& fault) {
     thread.fault = std::move(fault);
     thread.status = ThreadStatus::Failed;
@@ -566,6 +593,8 @@ const ExecutionResult& Machine::run(MemoryModel& model, ChoiceSource& choices, E
 const Program& Machine::program() const { return m_impl->program; }
 const MachineOptions& Machine::options() const { return m_impl->options; }
 size_t Machine::compiled_functions() const { return m_impl->bytecode.size(); }
+bool Machine::runs_stackless() const { return m_impl->stackless_kernel != nullptr; }
+uint64_t Machine::fiber_stacks_needed() const { return runs_stackless() ? 0 : resident_thread_limit(); }
 size_t Machine::call_depth_limit() const { return m_impl->call_depth_limit(); }
 uint32_t Machine::resident_block_limit() const { return m_impl->resident_limit; }
 uint64_t Machine::resident_thread_limit() const {

@@ -99,6 +99,16 @@ struct ThreadSnapshot {
   }
 };
 
+/** Where an access lands, once checked. */
+struct ResolvedAccess {
+  LocalArray* local = nullptr;         ///< a thread-private array, or
+  const MemoryObject* object = nullptr; ///< a memory object ...
+  Location location;                    ///< ... and the element
+  uint32_t object_id = 0;
+  uint32_t index = 0;
+  Type element_type;
+};
+
 /**
  * What a thread's start resets, apart from its buffers: every per-thread scalar the Machine
  * reads. Trivially copyable, so a start assigns it whole (SimThread::reset_for_start) instead
@@ -146,6 +156,18 @@ struct ThreadRunState {
   bool in_read_chain = false;
   const void* read_site = nullptr;  ///< the expression of the read being performed (set by the interpreter)
 
+  // A stackless thread's place in its compiled code between resumptions (Machine::Impl::stackless).
+  uint32_t resume_pc = 0;    ///< the instruction it runs when resumed (again, if it stopped before its event)
+  uint32_t resume_depth = 0; ///< values on SimThread::operand_stack
+  /** Of the visible events of the instruction at resume_pc, those performed (a compound
+   *  assignment to memory has two: its load and its store). */
+  uint8_t resume_events_done = 0;
+  bool resume_at_event = false;   ///< it stopped before a visible event, which it performs first
+  bool resume_same_state = false; ///< announce_read_event's answer, for that event
+  /** An increment's or compound assignment's value loaded and value to store, between its
+   *  load and its store. */
+  Word resume_loaded = 0, resume_updated = 0;
+
   // Barrier-loop recognition (Machine::Impl::release_barrier).
   uint64_t visible_events = 0;         ///< visible events and warp operations performed
   uint64_t clock_reads = 0;            ///< calls of clock()/clock64() so far
@@ -190,6 +212,12 @@ struct SimThread : ThreadRunState {
    *  for spins whose iteration reads more than once (Machine::Impl::before_read_event). */
   std::vector<ThreadSnapshot> read_chain;
   static constexpr size_t kReadChainLength = 4;
+
+  /** A stackless thread's pending access and operand stack (the bytecode's values between
+   *  instructions; Machine::Impl::stackless_kernel). Last, past the first 768 bytes that
+   *  prefetch_thread loads (Machine::Impl::prefetch_buffers loads these). */
+  ResolvedAccess pending_access;
+  std::array<Word, Bytecode::kMaxStack> operand_stack;
 
   /** A new thread's state in this slot: ThreadRunState as constructed, buffers and snapshots
    *  empty (their memory kept), no fault. Identity and fiber are not touched. The caller
@@ -363,9 +391,23 @@ struct Machine::Impl final : FootprintSink {
   // the fewer such returns.
   [[gnu::always_inline]] void resume(SimThread& thread) {
     set_running_thread(&thread.ref.id);
-    thread.fiber = std::move(thread.fiber).resume();
+    if (stackless_kernel != nullptr) run_stackless(thread, false);
+    else thread.fiber = std::move(thread.fiber).resume();
     after_resume(thread);
   }
+  /**
+   * The kernel's compiled code when its threads run stackless (MachineOptions::Engine): code
+   * that calls nothing and leaves nothing to the AST, so every visible event is one of its
+   * instructions, and a thread can stop before one by returning here, with its place and
+   * operands kept in its SimThread (bytecode_vm.cpp). With 16,384 resident threads a fiber's
+   * stack is cold at nearly every resumption (docs/architecture.md, "Stackless threads").
+   */
+  const CompiledFunction* stackless_kernel = nullptr;
+  /** Runs a stackless thread from its start or where it stopped, on the scheduler's stack,
+   *  until it stops again, ends or faults. */
+  void run_stackless(SimThread& thread, bool start);
+  /** Runs `code`, the thread's, catching what ends the thread (a fault, memory running out). */
+  template <class Code> void run_thread_code(SimThread& thread, Code code);
   /** From a thread's fiber: suspends it until the scheduler resumes it (every switch of a
    *  running thread to the scheduler goes through here). */
   [[gnu::always_inline]] void switch_to_scheduler(SimThread& thread) {
@@ -460,18 +502,35 @@ struct Machine::Impl final : FootprintSink {
   // Called from a thread's fiber.
   /** Suspends the thread before a visible event until the scheduler picks it. */
   [[gnu::always_inline]] void before_visible_event(SimThread& thread, EventKind kind, SourceRange range) {
+    announce_visible_event(thread, kind, range);
+    switch_to_scheduler(thread);
+    ++events;
+  }
+  /** before_visible_event's part before the switch (a stackless thread returns to the
+   *  scheduler instead, and counts the event when resumed). */
+  void announce_visible_event(SimThread& thread, EventKind kind, SourceRange range) {
     thread.pending = PendingEvent{kind, range};
     thread.status = ThreadStatus::AtEvent;
     thread.reset_local_steps();
     ++thread.visible_events;
-    switch_to_scheduler(thread);
-    ++events;
   }
   /** Like before_visible_event, for loads and atomics: also notes whether the access repeats a
    *  no-op spin iteration. Call after_read_event once it is performed. */
   [[gnu::always_inline]] void before_read_event(SimThread& thread, EventKind kind, SourceRange range, Location location) {
+    const bool same_state = announce_read_event(thread, kind, range, location);
+    switch_to_scheduler(thread);
+    resumed_at_read_event(thread, location, same_state);
+  }
+  /** before_read_event's part before the switch: whether the thread is in the same state as
+   *  before its last read (prepare_read_event). */
+  bool announce_read_event(SimThread& thread, EventKind kind, SourceRange range, Location location) {
     const bool same_state = prepare_read_event(thread, range, location);
-    before_visible_event(thread, kind, range);
+    announce_visible_event(thread, kind, range);
+    return same_state;
+  }
+  /** before_read_event's part after the switch, given announce_read_event's answer. */
+  void resumed_at_read_event(SimThread& thread, Location location, bool same_state) {
+    ++events;
     // Scheduled again: if still nothing changed, this read repeats the last one (stutter rule).
     model->require_newer_read(same_state && thread.epoch_after_last == location_epoch(location));
   }

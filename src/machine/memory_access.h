@@ -17,16 +17,6 @@
 
 namespace fencelab {
 
-/** Where an access lands, once checked. */
-struct ResolvedAccess {
-  LocalArray* local = nullptr;         ///< a thread-private array, or
-  const MemoryObject* object = nullptr; ///< a memory object ...
-  Location location;                    ///< ... and the element
-  uint32_t object_id = 0;
-  uint32_t index = 0;
-  Type element_type;
-};
-
 /** Decodes and checks an access of `type` through `pointer`; a bad one faults the thread. */
 ResolvedAccess resolve(Machine::Impl& m, SimThread& t, Word pointer, const Type& type, EventKind kind,
                        SourceRange range);
@@ -56,14 +46,20 @@ Event& access_event(Machine::Impl& m, EventKind kind, const SimThread& t, Source
 /** A store to __constant__ memory: the thread's fault. */
 [[noreturn]] void fault_constant_write(Machine::Impl& m, SimThread& t, SourceRange range, const MemoryObject& object);
 
-[[gnu::always_inline]] inline Word load_memory(Machine::Impl& m, SimThread& thread, Word pointer, const Type& type,
-                                               SourceRange range, bool address_checked) {
-  const ResolvedAccess a = address_checked ? resolve_checked(m, thread, pointer)
-                                           : resolve(m, thread, pointer, type, EventKind::Load, range);
-  if (a.local != nullptr) return reinterpret_word(a.local->elements[a.index], a.element_type, type);
-  if (a.object->space == MemorySpace::Constant)
-    return reinterpret_word(m.layout.initial_contents(a.location.instance)[a.index], a.element_type, type);
-  m.before_read_event(thread, EventKind::Load, range, a.location);
+/** A load's private case: a thread-private array's or constant memory's element is read
+ *  without a visible event. True, with `value`, if `a` is one. */
+[[gnu::always_inline]] inline bool load_without_event(const Machine::Impl& m, const ResolvedAccess& a, const Type& type,
+                                                      Word& value) {
+  if (a.local != nullptr) value = reinterpret_word(a.local->elements[a.index], a.element_type, type);
+  else if (a.object->space == MemorySpace::Constant)
+    value = reinterpret_word(m.layout.initial_contents(a.location.instance)[a.index], a.element_type, type);
+  else return false;
+  return true;
+}
+
+/** A load's visible event once the thread is scheduled: the model's load and the observers. */
+[[gnu::always_inline]] inline Word perform_load(Machine::Impl& m, SimThread& thread, const ResolvedAccess& a,
+                                                const Type& type, SourceRange range) {
   const AccessMode mode = mode_of(type, a.object);
   const Word raw = m.model->load(thread.ref, a.location, mode);
   m.after_read_event(thread, false);
@@ -74,18 +70,22 @@ Event& access_event(Machine::Impl& m, EventKind kind, const SimThread& t, Source
   return reinterpret_word(raw, a.element_type, type);
 }
 
-[[gnu::always_inline]] inline void store_memory(Machine::Impl& m, SimThread& thread, Word pointer, const Type& type,
-                                                Word value, SourceRange range, bool constant_value,
-                                                bool address_checked) {
-  const ResolvedAccess a = address_checked ? resolve_checked(m, thread, pointer)
-                                           : resolve(m, thread, pointer, type, EventKind::Store, range);
-  const Word raw = reinterpret_word(value, type, a.element_type);
+/** A store's private case: a thread-private array's element is written without a visible
+ *  event (true), a __constant__ one faults; false for shared memory. `raw` is the element's
+ *  word. */
+[[gnu::always_inline]] inline bool store_without_event(Machine::Impl& m, SimThread& thread, const ResolvedAccess& a,
+                                                       Word raw, SourceRange range) {
   if (a.local != nullptr) {
     a.local->elements[a.index] = raw;
-    return;
+    return true;
   }
   if (a.object->space == MemorySpace::Constant) fault_constant_write(m, thread, range, *a.object);
-  m.before_visible_event(thread, EventKind::Store, range);
+  return false;
+}
+
+/** A store's visible event once the thread is scheduled. */
+[[gnu::always_inline]] inline void perform_store(Machine::Impl& m, SimThread& thread, const ResolvedAccess& a,
+                                                 const Type& type, Word raw, SourceRange range, bool constant_value) {
   const AccessMode mode = mode_of(type, a.object);
   m.model->store(thread.ref, a.location, raw, mode);
   thread.last_changed_memory = true;
@@ -95,6 +95,31 @@ Event& access_event(Machine::Impl& m, EventKind kind, const SimThread& t, Source
     e.constant_value = constant_value;
     m.emit_event(e);
   }
+}
+
+[[gnu::always_inline]] inline ResolvedAccess resolve_access(Machine::Impl& m, SimThread& thread, Word pointer,
+                                                            const Type& type, EventKind kind, SourceRange range,
+                                                            bool address_checked) {
+  return address_checked ? resolve_checked(m, thread, pointer) : resolve(m, thread, pointer, type, kind, range);
+}
+
+[[gnu::always_inline]] inline Word load_memory(Machine::Impl& m, SimThread& thread, Word pointer, const Type& type,
+                                               SourceRange range, bool address_checked) {
+  const ResolvedAccess a = resolve_access(m, thread, pointer, type, EventKind::Load, range, address_checked);
+  Word value;
+  if (load_without_event(m, a, type, value)) return value;
+  m.before_read_event(thread, EventKind::Load, range, a.location);
+  return perform_load(m, thread, a, type, range);
+}
+
+[[gnu::always_inline]] inline void store_memory(Machine::Impl& m, SimThread& thread, Word pointer, const Type& type,
+                                                Word value, SourceRange range, bool constant_value,
+                                                bool address_checked) {
+  const ResolvedAccess a = resolve_access(m, thread, pointer, type, EventKind::Store, range, address_checked);
+  const Word raw = reinterpret_word(value, type, a.element_type);
+  if (store_without_event(m, thread, a, raw, range)) return;
+  m.before_visible_event(thread, EventKind::Store, range);
+  perform_store(m, thread, a, type, raw, range, constant_value);
 }
 
 } // namespace fencelab

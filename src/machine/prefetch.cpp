@@ -23,9 +23,9 @@ void Machine::Impl::prefetch_resumption(const SimThread& thread) const {
 }
 
 void Machine::Impl::prefetch_thread(const SimThread& thread) const {
-  // What a resumption reads first: ThreadRunState, the fiber and the buffers' headers (the first
-  // 512 bytes).
-  prefetch_bytes(&thread, 0, 512);
+  // What a resumption reads first: ThreadRunState, the fiber and the headers of the buffers and
+  // snapshots (the first 768 bytes; prefetch_buffers reads the headers a pick later).
+  prefetch_bytes(&thread, 0, 768);
 }
 
 void Machine::Impl::prefetch_stack(const SimThread& thread) const {
@@ -65,6 +65,8 @@ void Machine::Impl::prefetch_buffers(const SimThread& thread) const {
                              static_cast<const void*>(thread.snapshot.words.data()),
                              static_cast<const void*>(thread.barrier_snapshot.words.data())})
     if (buffer != nullptr) prefetch_bytes(buffer, 0, 128);
+  // A stackless thread's pending access and the bottom of its operand stack.
+  if (stackless_kernel != nullptr) prefetch_bytes(&thread.pending_access, 0, 128);
 }
 
 } // namespace fencelab

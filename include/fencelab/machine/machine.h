@@ -34,7 +34,16 @@ std::string mode_name(std::string_view model, WarpMode warp);
 bool split_mode_name(std::string_view name, std::string& model, WarpMode& warp);
 
 /** The interpreter of the kernel's code (src/machine/bytecode.h, interpreter.h). */
-enum class Engine : uint8_t { Bytecode, Ast };
+enum class Engine : uint8_t {
+  /** Compiled to bytecode; a kernel whose compiled code is self-contained (no calls, nothing
+   *  left to the AST) runs without fibers: a thread stops before a visible event by returning
+   *  to the scheduler, its place kept in its state (docs/architecture.md, "Stackless threads"). */
+  Bytecode,
+  /** Compiled, every thread on its fiber: the reference the stackless threads are tested against. */
+  BytecodeOnFibers,
+  /** The AST walker, the reference the bytecode is tested against. */
+  Ast,
+};
 
 struct MachineOptions {
   /** Bytes of each simulated thread's fiber stack; an overflow hits a guard page and is
@@ -57,8 +66,9 @@ struct MachineOptions {
   uint64_t max_local_steps = 50'000'000;
   /** `--warp its` (default) or `--warp lockstep`. */
   WarpMode warp = WarpMode::Its;
-  /** How threads run the kernel's code: compiled to bytecode (the default), or by walking the
-   *  AST (`--interpreter ast`, the reference the bytecode is tested against). */
+  /** How threads run the kernel's code: compiled to bytecode (the default), compiled with
+   *  every thread on a fiber (`--interpreter fibers`), or by walking the AST (`--interpreter
+   *  ast`, the reference the bytecode is tested against). */
   Engine engine = Engine::Bytecode;
   /** Prefetch the state of threads about to be resumed in bulk (docs/architecture.md,
    *  "Prefetching resumptions"); a hint to the CPU only, off for the test that shows it. */
@@ -146,6 +156,10 @@ public:
   /** How many of the kernel's functions run compiled (Engine::Bytecode; the others run on the
    *  AST): for tests and --stats. */
   size_t compiled_functions() const;
+  /** Whether its threads run without fibers (Engine::Bytecode on a self-contained kernel). */
+  bool runs_stackless() const;
+  /** Fiber stacks its resident threads hold at most: one each, none where they run stackless. */
+  uint64_t fiber_stacks_needed() const;
   /** The deepest call nesting a simulated thread may reach, from the fiber stack's size in
    *  force (MachineOptions::stack_size rounded to whole pages, at least the minimum): a count,
    *  so that recursion ends at the same depth under both interpreters. */
