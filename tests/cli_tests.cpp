@@ -123,7 +123,8 @@ TEST_CASE("explore prints the outcome table and exits 0 when expectations hold",
   CHECK(contains(r.output, "holds"));
 }
 
-TEST_CASE("the AST interpreter (--interpreter ast) gives the bytecode's report, an unknown one is refused", "[cli][bytecode]") {
+TEST_CASE("the AST interpreter (--interpreter ast) and fibers give the bytecode's report, an unknown one is refused",
+          "[cli][bytecode]") {
   const std::string file = kernel("fences/write_read_xy.cu");
   // The reports are compared without stderr: a sanitized build prints a warning with its
   // process id there (run_fencelab).
@@ -134,6 +135,8 @@ TEST_CASE("the AST interpreter (--interpreter ast) gives the bytecode's report, 
   CHECK(contains(bytecode.output, "4 distinct outcomes"));
   CHECK(ast.output == bytecode.output);
   CHECK(run_fencelab("explore --model gpu --interpreter bytecode " + file, false).output == bytecode.output);
+  // write_read_xy runs stackless by default; `fibers` puts its threads on fibers.
+  CHECK(run_fencelab("explore --model gpu --interpreter fibers " + file, false).output == bytecode.output);
   const auto bad = run_fencelab("explore --model gpu --interpreter jit " + file);
   CHECK(bad.exit_code != 0);
   CHECK(contains(bad.output, "--interpreter"));

@@ -120,10 +120,14 @@ TEST_CASE("C: more resident threads than the process's memory mappings allow is 
   const uint64_t capacity = fiber_stack_capacity();
   REQUIRE(capacity > 256);
   const uint64_t blocks = capacity / 256 + 1;
-  const std::string kernel = write_kernel("c_maps", "//@ launch grid=" + std::to_string(blocks) +
-                                                        " block=256\n__global__ void k() { __threadfence(); __syncthreads(); }\n");
-  const ProcessResult refused = run_process(std::string(FENCELAB_BINARY) + " run --runs 1 --resident-blocks " +
-                                            std::to_string(blocks) + " " + kernel);
+  // `blocks` blocks of 256 threads, all resident, running `body`.
+  const auto run_all_resident = [blocks](const std::string& name, const std::string& body) {
+    const std::string kernel = write_kernel(name, "//@ launch grid=" + std::to_string(blocks) +
+                                                      " block=256\n__global__ void k() { " + body + " }\n");
+    return run_process(std::string(FENCELAB_BINARY) + " run --runs 1 --resident-blocks " + std::to_string(blocks) +
+                       " " + kernel);
+  };
+  const ProcessResult refused = run_all_resident("c_maps", "__threadfence(); __syncthreads();");
   INFO(refused.output);
   CHECK(refused.exit_code == 2);
   CHECK(refused.output.find("vm.max_map_count") != std::string::npos);
@@ -143,10 +147,7 @@ TEST_CASE("C: more resident threads than the process's memory mappings allow is 
   CHECK(o.outcome.message.find("vm.max_map_count") != std::string::npos);
   // Stackless threads (no fence: the kernel is compiled whole) map no stacks: the same
   // residency runs.
-  const std::string stackless = write_kernel("c_maps_stackless", "//@ launch grid=" + std::to_string(blocks) +
-                                                                     " block=256\n__global__ void k() { __syncthreads(); }\n");
-  const ProcessResult ran = run_process(std::string(FENCELAB_BINARY) + " run --runs 1 --resident-blocks " +
-                                        std::to_string(blocks) + " " + stackless);
+  const ProcessResult ran = run_all_resident("c_maps_stackless", "__syncthreads();");
   INFO(ran.output);
   CHECK(ran.exit_code == 0);
 }

@@ -38,8 +38,8 @@ void add_common_options(CLI::App& command, CommonOptions& options) {
           std::map<std::string, WarpMode>{{"its", WarpMode::Its}, {"lockstep", WarpMode::Lockstep}}));
   command
       .add_option("--interpreter", options.machine.engine,
-                  "how threads run the kernel: bytecode (compiled once, default) or ast (walks the syntax "
-                  "tree: the reference)")
+                  "how threads run the kernel: bytecode (compiled once, default; stackless where the kernel "
+                  "allows), fibers (compiled, every thread on a fiber) or ast (walks the syntax tree: the reference)")
       ->transform(CLI::CheckedTransformer(
           std::map<std::string, Engine>{{"bytecode", Engine::Bytecode}, {"fibers", Engine::BytecodeOnFibers}, {"ast", Engine::Ast}}));
   add_launch_options(command, options.shape);
