@@ -105,7 +105,7 @@ struct CompiledFunction {
   std::vector<Instr> code;
   /** Its code neither calls (a function, or the AST for a subtree) nor falls back to the AST:
    *  every visible event is one of its own instructions, so a thread running it can stop
-   *  between events without a native stack (Machine::Impl::stackless). */
+   *  between events without a native stack (Machine::Impl::stackless_kernel). */
   bool self_contained = false;
 };
 

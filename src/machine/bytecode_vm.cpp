@@ -4,7 +4,7 @@
 //
 // The loop has two forms. On a fiber (`run`), a visible event switches to the scheduler inside
 // the instruction, and the operands live on the native stack. Stackless (`run_stackless`, a
-// self-contained kernel: Machine::Impl::stackless), the loop returns to the scheduler before
+// self-contained kernel: Machine::Impl::stackless_kernel), the loop returns to the scheduler before
 // the event instead, with its place and operands in the SimThread, and runs the instruction
 // again when resumed, performing the event first. Both perform the same steps in the same
 // order; only where the thread waits differs.

@@ -32,7 +32,7 @@ public:
 
   Word eval(const Expr& e);
   Flow exec(const Stmt& s);
-  /** A stackless thread (Machine::Impl::stackless) runs its compiled kernel `function` from
+  /** A stackless thread (Machine::Impl::stackless_kernel) runs its compiled kernel `function` from
    *  where it stopped: true when the function has ended, false when the thread stopped before
    *  a visible event or at a barrier (bytecode_vm.cpp). */
   bool run_stackless(const CompiledFunction& function);

@@ -156,7 +156,7 @@ struct ThreadRunState {
   bool in_read_chain = false;
   const void* read_site = nullptr;  ///< the expression of the read being performed (set by the interpreter)
 
-  // A stackless thread's place in its compiled code between resumptions (Machine::Impl::stackless).
+  // A stackless thread's place in its compiled code between resumptions (Machine::Impl::stackless_kernel).
   uint32_t resume_pc = 0;    ///< the instruction it runs when resumed (again, if it stopped before its event)
   uint32_t resume_depth = 0; ///< values on SimThread::operand_stack
   /** Of the visible events of the instruction at resume_pc, those performed (a compound
