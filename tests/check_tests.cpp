@@ -205,6 +205,38 @@ __global__ void k() {
   CHECK(kinds("__threadfence_block()") == std::set<std::string>{"scoped-race"});
 }
 
+// A grid of more than 4,096 threads in many small blocks: the detector kept the states of
+// started threads in a hash map and a pointer to the last one asked for, which a barrier's
+// making room for its participants left dangling (a use after free that valgrind showed in
+// barrier_intra relaunched as 80 blocks of 64; under ASan this test fails on it). Each block's
+// thread 32 reads what its thread 0 wrote before the barrier: no race; without the barrier, one.
+TEST_CASE("race detection in a grid of many small blocks: barriers order, their absence races",
+          "[checkers][large]") {
+  auto kinds = [](const char* barrier) {
+    const std::string text = std::string("#define BARRIER ") + barrier + R"(
+//@ launch grid=80 block=64
+//@ observe r[0] r[79]
+__device__ int x[80];
+__device__ int r[80];
+__global__ void k() {
+  if (threadIdx.x == 0) x[blockIdx.x] = 1;
+  BARRIER;
+  if (threadIdx.x == 32) r[blockIdx.x] = x[blockIdx.x];
+}
+)";
+    Kernel k = kernel_from_text(text);
+    Checkers checkers(k.program());
+    REQUIRE(checkers.races_checked());
+    auto model = create_model("gpu");
+    const ExplorationResult r = explore_random(*k.machine, *model, RandomOptions{20, 7, 0.5, &checkers});
+    std::set<std::string> out;
+    for (const auto& report : r.reports) out.insert(diagnostic_kind_name(report.report.kind));
+    return out;
+  };
+  CHECK(kinds("__syncthreads()").empty());
+  CHECK(kinds("(void)0") == std::set<std::string>{"data-race"});
+}
+
 // Issue 13: every thread setting a flag to the same constant is a lesser finding; computed
 // values that happen to be equal (`x += tid`, tid 0 adding nothing) stay a data race.
 TEST_CASE("stores of one constant race as a same-value-race warning, computed values do not", "[checkers]") {

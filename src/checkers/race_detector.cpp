@@ -37,8 +37,11 @@ void RaceDetector::begin_execution() {
   if (m_dense) {
     ++m_epoch; // every state reads as new
   } else {
-    m_states.clear();
-    m_cached_index = kNoThread;
+    // Every chunk is free again; start_block resets a chunk's states when it is taken.
+    m_block_chunks.clear();
+    m_free_chunks.clear();
+    for (uint32_t chunk = static_cast<uint32_t>(m_chunk_live.size()); chunk-- > 0;) m_free_chunks.push_back(chunk);
+    m_cached_block = kNoBlock;
   }
   m_shadow.begin_execution();
   if (!m_releases.empty()) m_releases.clear(); // clear() zeroes every bucket even when empty
@@ -101,7 +104,9 @@ void RaceDetector::prefetch_thread(ThreadId id) const {
     __builtin_prefetch(&m_dense_states[index]);
     __builtin_prefetch(&m_dense_epochs[index]);
   } else {
-    m_states.prefetch(index);
+    const uint32_t block = index / m_threads_per_block;
+    const uint32_t* chunk = block == m_cached_block ? &m_cached_chunk : m_block_chunks.find(block);
+    if (chunk) __builtin_prefetch(&m_block_states[size_t(*chunk) * m_threads_per_block + index % m_threads_per_block]);
   }
 }
 
@@ -114,11 +119,36 @@ RaceDetector::ThreadState& RaceDetector::state_at(uint32_t index) {
     }
     return state;
   }
-  if (index != m_cached_index) {
-    m_cached_state = &m_states[index];
-    m_cached_index = index;
+  return m_block_states[size_t(chunk_of(index / m_threads_per_block)) * m_threads_per_block +
+                        index % m_threads_per_block];
+}
+
+uint32_t RaceDetector::chunk_of(uint32_t block) {
+  if (block != m_cached_block) {
+    const uint32_t* chunk = m_block_chunks.find(block);
+    // A block's start makes its chunk (on_event, BlockStart); a thread acting without one
+    // gets it here.
+    m_cached_chunk = chunk ? *chunk : start_block(block);
+    m_cached_block = block;
   }
-  return *m_cached_state;
+  return m_cached_chunk;
+}
+
+uint32_t RaceDetector::start_block(uint32_t block) {
+  uint32_t chunk;
+  if (!m_free_chunks.empty()) {
+    chunk = m_free_chunks.back();
+    m_free_chunks.pop_back();
+  } else {
+    chunk = static_cast<uint32_t>(m_chunk_live.size());
+    m_chunk_live.push_back(0);
+    m_block_states.resize(m_chunk_live.size() * m_threads_per_block);
+  }
+  for (uint32_t i = 0; i < m_threads_per_block; ++i) m_block_states[size_t(chunk) * m_threads_per_block + i].reset();
+  m_chunk_live[chunk] = m_threads_per_block;
+  m_block_chunks[block] = chunk;
+  m_cached_block = kNoBlock; // the map may have moved its entries
+  return chunk;
 }
 
 void RaceDetector::forget_thread(ThreadId id) {
@@ -127,8 +157,12 @@ void RaceDetector::forget_thread(ThreadId id) {
     m_dense_epochs[index] = 0; // a thread index does not come back within an execution
     return;
   }
-  m_states.erase(index);
-  m_cached_index = kNoThread; // erasure moves entries
+  const uint32_t* chunk = m_block_chunks.find(id.block);
+  if (!chunk || --m_chunk_live[*chunk] != 0) return;
+  // The block's last thread: its chunk is free (its states are reset when it is taken again).
+  m_free_chunks.push_back(*chunk);
+  m_block_chunks.erase(id.block);
+  m_cached_block = kNoBlock;
 }
 
 void RaceDetector::acquire(VectorClock& into, const VectorClock& from, const Release& release, uint32_t self) const {
@@ -153,6 +187,7 @@ void RaceDetector::on_event(const Event& event, ReportCatalogue& catalogue) {
   case EventKind::BarrierRelease: on_barrier(event); break;
   case EventKind::ThreadExit: forget_thread(event.thread); break;
   case EventKind::BlockStart:
+    if (!m_dense && !m_block_chunks.find(event.thread.block)) start_block(event.thread.block);
     // A new block's shared memory: nothing it holds was written by this block. Only the
     // locations of its instances are visited (a grid of 4,096 blocks scanned every location
     // at each block start).
@@ -184,10 +219,9 @@ void RaceDetector::on_fence(const Event& event) {
 // entries one past what the others now know of them.
 void RaceDetector::on_barrier(const Event& event) {
   if (event.waiting.empty()) return;
-  // Each participant's state is looked up once. In the map, room is made first, so inserting a
-  // state that a participant lacks moves no other and the pointers stay valid through both
-  // passes; the table of a small grid never moves.
-  if (!m_dense) m_states.reserve(m_states.size() + event.waiting.size());
+  // Each participant's state is looked up once. The participants share a block, so only the
+  // first lookup can make room (a chunk for a block that has none), before any pointer is
+  // kept; the table of a small grid never moves.
   m_barrier_states.clear();
   m_barrier_owns.clear(); // (index in the block, own entry)
   // Their states lie apart (one cache miss each at thousands of resident threads): each is

@@ -14,9 +14,9 @@
 // narrow), as is a pair of atomics whose scope does not cover both threads.
 //
 // Memory: clocks are shared per block until they differ (vector_clock.h), and in a grid of more
-// than 4,096 threads only threads that have started and not exited have a state (smaller grids
-// keep a table of all of theirs), so a grid of a million threads is checked in memory
-// proportional to its resident threads and the locations it touches.
+// than 4,096 threads only the threads of blocks that have started and not ended have a state
+// (smaller grids keep a table of all of theirs), so a grid of a million threads is checked in
+// memory proportional to its resident threads and the locations it touches.
 #pragma once
 
 #include "fencelab/checkers/report.h"
@@ -95,11 +95,16 @@ private:
   };
 
   uint32_t index_of(ThreadId id) const;
-  /** The thread's state, made when it first acts. Valid until the next call for another
-   *  thread or forget_thread. */
+  /** The thread's state, made when it first acts (small grids) or when its block starts.
+   *  Valid until the next block starts. */
   ThreadState& state(ThreadId id) { return state_at(index_of(id)); }
   ThreadState& state_at(uint32_t index);
-  /** An exited thread: its state goes. */
+  /** A large grid's block: where its threads' states lie in m_block_states (the chunk is
+   *  made by start_block if the block has none). */
+  uint32_t chunk_of(uint32_t block);
+  /** A large grid's block starts: its threads get a chunk of fresh states. */
+  uint32_t start_block(uint32_t block);
+  /** An exited thread: its state goes (with its block's last thread, in a large grid). */
   void forget_thread(ThreadId id);
   /** `into` learns what `release` knew (joined, and the releasing thread's own entry). */
   void acquire(VectorClock& into, const VectorClock& from, const Release& release, uint32_t self) const;
@@ -136,18 +141,23 @@ private:
   uint32_t m_threads_per_block = 1;
   /** Threads' states. A grid of up to kDenseThreads threads keeps one per thread in a table,
    *  stamped with the execution it belongs to, so that a thread's first event and its exit
-   *  cost no hashing; a larger one keeps those of the threads started and not exited, by dense
-   *  index, in m_states (memory bounded by the resident threads). */
+   *  cost no hashing. A larger one keeps a chunk of states per block that has started and not
+   *  ended (memory bounded by the resident blocks): a block's threads' states lie side by
+   *  side, as its barriers visit them, and finding one is a lookup of its block (cached: the
+   *  resident blocks are few) rather than of the thread. */
   static constexpr uint64_t kDenseThreads = 4096;
   bool m_dense = false;
   std::vector<ThreadState> m_dense_states;
   std::vector<uint64_t> m_dense_epochs; ///< the execution each state is of (0: none)
   uint64_t m_epoch = 1;
-  FlatMap<uint32_t, ThreadState> m_states; ///< by dense index: threads started, not exited
-  /** The state last asked for (state()), where consecutive events of one thread find it. */
-  static constexpr uint32_t kNoThread = ~0u;
-  uint32_t m_cached_index = kNoThread;
-  ThreadState* m_cached_state = nullptr;
+  std::vector<ThreadState> m_block_states;    ///< chunks of m_threads_per_block states
+  FlatMap<uint32_t, uint32_t> m_block_chunks; ///< block (linear index) -> its chunk
+  std::vector<uint32_t> m_chunk_live;         ///< by chunk: its block's threads not exited
+  std::vector<uint32_t> m_free_chunks;
+  /** The block last asked for (chunk_of), where consecutive events of one block find it. */
+  static constexpr uint32_t kNoBlock = ~0u;
+  uint32_t m_cached_block = kNoBlock;
+  uint32_t m_cached_chunk = 0;
   /** on_barrier's buffers, kept between barriers. */
   std::vector<ThreadState*> m_barrier_states;
   std::vector<std::pair<uint32_t, uint32_t>> m_barrier_owns;
