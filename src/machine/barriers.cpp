@@ -3,28 +3,41 @@
 #include "machine_impl.h"
 
 #include <algorithm>
+#include <bit>
+#include <cassert>
 #include <fmt/format.h>
 
 namespace fencelab {
+
+namespace {
+
+/** Calls f(i) for every set bit i of `bits` (bit i in word i / 64), in increasing order. */
+template <class F> void for_each_bit(const std::vector<uint64_t>& bits, F&& f) {
+  for (size_t word = 0; word < bits.size(); ++word)
+    for (uint64_t rest = bits[word]; rest != 0; rest &= rest - 1)
+      f(static_cast<uint32_t>(word * 64 + std::countr_zero(rest)));
+}
+
+} // namespace
 
 void Machine::Impl::release_barrier(ResidentBlock& block) {
   // __syncthreads: "waits until all threads in the thread block have reached this point and
   // all global and shared memory accesses made by these threads prior to __syncthreads() are
   // visible to all threads in the block" (Programming Guide 10.6). The model drains and joins.
+  // The participants are known from the block's bits, without reading their SimThreads, which
+  // a large grid has left cold: those are read once, below, each prefetched ahead.
+  const uint32_t block_slot = static_cast<uint32_t>(&block - blocks.data());
   std::vector<ThreadRef>& participants = block.participants; // kept: no allocation per release
   participants.clear();
-  Word count = 0;
-  for (uint32_t slot : block.thread_slots) {
-    SimThread& t = threads[slot];
-    if (t.status != ThreadStatus::AtBarrier) continue;
-    participants.push_back(t.ref);
-    count += t.barrier_predicate ? 1 : 0;
-  }
+  for_each_bit(block.waiting_bits, [&](uint32_t index) { participants.push_back(thread_ref(block, block_slot, index)); });
+  const Word count = block.predicates_set;
+  std::fill(block.waiting_bits.begin(), block.waiting_bits.end(), 0);
+  block.predicates_set = 0;
   if (barrier_loop_detected(block, participants)) return;
   // The release is a step of its own for the reduction, by the block's barrier: attributed to
   // whichever arrival came last, it would make every arrival order look different.
   if (recording_footprints) {
-    const ActorId barrier_actor = ObjectId::barrier(static_cast<uint32_t>(&block - blocks.data()));
+    const ActorId barrier_actor = ObjectId::barrier(block_slot);
     choices->schedule_point(std::span<const ActorId>(&barrier_actor, 1));
   }
   model->barrier(participants);
@@ -34,33 +47,23 @@ void Machine::Impl::release_barrier(ResidentBlock& block) {
     for (uint32_t slot : block.thread_slots) touch(ObjectId::arrival(slot), false);
     for (const ThreadRef& ref : participants) touch(ObjectId::thread(ref.slot.value), true);
   }
-  if (observing()) {
-    // Every release fills the same event, whose lists keep their memory (issue 12: no heap
-    // allocation per release for the checkers); its text only for observers that read text.
-    Event& e = release_event;
-    e.kind = EventKind::BarrierRelease;
-    e.thread = threads[block.thread_slots[0]].ref.id;
-    e.text.clear();
-    if (observer_wants_text) {
-      e.text = fmt::format("{} threads of block {}", participants.size(), block.linear_index);
-      const std::string detail = model->explain_last_barrier();
-      if (!detail.empty()) e.text += "; " + detail;
-    }
-    e.waiting.clear();
-    e.exited.clear();
-    for (uint32_t slot : block.thread_slots) {
-      const SimThread& t = threads[slot];
-      if (t.status == ThreadStatus::AtBarrier) e.waiting.emplace_back(t.ref.id, t.pending.range);
-      else if (t.status == ThreadStatus::Done) e.exited.push_back(t.ref.id);
-    }
-    emit_event(e);
-  }
-  block.arrived = 0;
+  // Every release fills the same event, whose lists keep their memory (issue 12: no heap
+  // allocation per release for the checkers).
+  const bool observed = observing();
+  Event& e = release_event;
+  if (observed) e.waiting.clear();
   // __syncthreads_count returns how many threads' predicate was non-zero; _and whether all
   // were; _or whether any was (Programming Guide 10.6).
   const Word total = participants.size();
-  for (const ThreadRef& ref : participants) {
-    SimThread& t = threads[ref.slot.value];
+  // This first pass over the participants' SimThreads brings them into the caches for the
+  // resumptions below: each is prefetched 8 ahead, and its buffers (whose addresses it holds)
+  // 4 ahead, so that the misses overlap (a block's threads fit in the L2 cache together).
+  for (size_t i = 0; i < participants.size(); ++i) {
+    if (prefetching && i + 8 < participants.size()) prefetch_thread(threads[participants[i + 8].slot.value]);
+    if (prefetching && i + 4 < participants.size()) prefetch_buffers(threads[participants[i + 4].slot.value]);
+    SimThread& t = threads[participants[i].slot.value];
+    assert(t.status == ThreadStatus::AtBarrier);
+    if (observed) e.waiting.emplace_back(t.ref.id, t.pending.range);
     switch (t.barrier_kind) {
     case Builtin::SyncthreadsCount: t.barrier_result = count; break;
     case Builtin::SyncthreadsAnd: t.barrier_result = count == total ? 1 : 0; break;
@@ -69,6 +72,21 @@ void Machine::Impl::release_barrier(ResidentBlock& block) {
     }
     t.status = ThreadStatus::AtEvent;
   }
+  if (observed) {
+    // Its text only for observers that read text.
+    e.kind = EventKind::BarrierRelease;
+    e.thread = thread_ref(block, block_slot, 0).id;
+    e.text.clear();
+    if (observer_wants_text) {
+      e.text = fmt::format("{} threads of block {}", participants.size(), block.linear_index);
+      const std::string detail = model->explain_last_barrier();
+      if (!detail.empty()) e.text += "; " + detail;
+    }
+    e.exited.clear();
+    for_each_bit(block.exited_bits, [&](uint32_t index) { e.exited.push_back(thread_ref(block, block_slot, index).id); });
+    emit_event(e);
+  }
+  block.arrived = 0;
   // Released threads run on to their next visible event (local work needs no decision).
   for (size_t i = 0; i < participants.size(); ++i) {
     if (execution_fault) return;

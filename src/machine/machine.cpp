@@ -343,6 +343,9 @@ void Machine::Impl::admit_block(uint32_t block_slot, uint64_t linear_block) {
   block.arrived = 0;
   block.last_round_size = 0;
   block.thread_slots.resize(threads_per_block);
+  block.waiting_bits.assign((threads_per_block + 63) / 64, 0);
+  block.exited_bits.assign((threads_per_block + 63) / 64, 0);
+  block.predicates_set = 0;
   model->begin_block(block_slot);
   if (observing()) {
     Event e;
@@ -365,9 +368,7 @@ void Machine::Impl::admit_block(uint32_t block_slot, uint64_t linear_block) {
     // operation records itself in its warp-mates' state (warp_schedule.h).
     unwatch(thread);
     thread.reset_for_start();
-    thread.ref.slot = ThreadSlot{slot};
-    thread.ref.block_slot = block_slot;
-    thread.ref.id = ThreadId{block.linear_index, t / kWarpSize, t % kWarpSize};
+    thread.ref = thread_ref(block, block_slot, t);
     thread.index_in_block = t;
     thread.thread_idx = unflatten(t, program.launch.block);
     thread.block_idx = block_idx;
@@ -483,6 +484,8 @@ void Machine::Impl::after_resume_elsewhere(SimThread& thread) {
   case ThreadStatus::AtBarrier:
     touch(ObjectId::arrival(thread.ref.slot.value), true);
     ++block.arrived;
+    block.waiting_bits[thread.index_in_block / 64] |= uint64_t(1) << (thread.index_in_block % 64);
+    if (thread.barrier_predicate) ++block.predicates_set;
     if (block.arrived == block.live) block_work.push_back({BlockWork::Kind::ReleaseBarrier, thread.ref.block_slot});
     return;
   case ThreadStatus::AtWarp: warp_lane_arrived(*this, thread); return;
@@ -496,6 +499,7 @@ void Machine::Impl::after_resume_elsewhere(SimThread& thread) {
     model->thread_exit(thread.ref);
     touch(ObjectId::arrival(thread.ref.slot.value), true); // a barrier no longer waits for it
     --block.live;
+    block.exited_bits[thread.index_in_block / 64] |= uint64_t(1) << (thread.index_in_block % 64);
     if (block.live == 0) {
       block_work.push_back({BlockWork::Kind::Retire, thread.ref.block_slot});
     } else if (block.arrived > 0 && block.arrived == block.live) {

@@ -244,6 +244,11 @@ struct ResidentBlock {
   std::vector<uint32_t> thread_slots;
   uint32_t live = 0;    ///< threads not Done
   uint32_t arrived = 0; ///< threads at the barrier
+  /** Bit i of word i / 64: thread i of the block (index_in_block) waits at the barrier, or has
+   *  exited. Kept at arrival and exit, so that a release finds its participants, in slot
+   *  order, without reading every thread's status (a cold line each in a large grid). */
+  std::vector<uint64_t> waiting_bits, exited_bits;
+  uint32_t predicates_set = 0; ///< waiting threads whose __syncthreads_count/and/or predicate is non-zero
   uint32_t last_round_size = 0; ///< participants of its previous barrier release
   /** The threads release_barrier releases (its scratch; a release runs no other release of
    *  the block: work it makes due waits in Machine::Impl::block_work). */
@@ -467,6 +472,12 @@ struct Machine::Impl final : FootprintSink {
   /** Runs due block work until none is left (or the execution faults). */
   void settle();
   void release_barrier(ResidentBlock& block);
+  /** Who thread `index` (index_in_block) of the block in `block_slot` is: its slot follows
+   *  from the block's, its id from the block's linear index and its place in the block. */
+  static ThreadRef thread_ref(const ResidentBlock& block, uint32_t block_slot, uint32_t index) {
+    return ThreadRef{ThreadSlot{block.thread_slots[index]}, block_slot,
+                     ThreadId{block.linear_index, index / kWarpSize, index % kWarpSize}};
+  }
   void retire_block(ResidentBlock& block);
   bool any_block_active() const;
   // FootprintSink: what the model reports of each operation (footprint.h).
@@ -504,7 +515,7 @@ struct Machine::Impl final : FootprintSink {
   [[gnu::always_inline]] void before_visible_event(SimThread& thread, EventKind kind, SourceRange range) {
     announce_visible_event(thread, kind, range);
     switch_to_scheduler(thread);
-    ++events;
+    resumed_at_visible_event();
   }
   /** before_visible_event's part before the switch (a stackless thread returns to the
    *  scheduler instead, and counts the event when resumed). */
@@ -514,6 +525,8 @@ struct Machine::Impl final : FootprintSink {
     thread.reset_local_steps();
     ++thread.visible_events;
   }
+  /** before_visible_event's part after the switch (a stackless thread's, when resumed). */
+  void resumed_at_visible_event() { ++events; }
   /** Like before_visible_event, for loads and atomics: also notes whether the access repeats a
    *  no-op spin iteration. Call after_read_event once it is performed. */
   [[gnu::always_inline]] void before_read_event(SimThread& thread, EventKind kind, SourceRange range, Location location) {
@@ -530,7 +543,7 @@ struct Machine::Impl final : FootprintSink {
   }
   /** before_read_event's part after the switch, given announce_read_event's answer. */
   void resumed_at_read_event(SimThread& thread, Location location, bool same_state) {
-    ++events;
+    resumed_at_visible_event();
     // Scheduled again: if still nothing changed, this read repeats the last one (stutter rule).
     model->require_newer_read(same_state && thread.epoch_after_last == location_epoch(location));
   }
