@@ -9,11 +9,14 @@
 // again when resumed, performing the event first. Both perform the same steps in the same
 // order; only where the thread waits differs.
 #include "interpreter.h"
+
+#include <cassert>
 #include "memory_access.h"
 
 #include "fencelab/frontend/operators.h"
 
 #include <array>
+#include <cassert>
 
 namespace fencelab {
 
@@ -53,7 +56,7 @@ bool Interpreter::store_or_stop(Word pointer, const Type& type, Word value, Sour
     return false;
   }
   t.resume_at_event = false;
-  ++m.events;
+  m.resumed_at_visible_event();
   const ResolvedAccess& a = t.pending_access;
   perform_store(m, t, a, type, reinterpret_word(value, type, a.element_type), range, constant);
   return true;
@@ -86,6 +89,15 @@ void Interpreter::run(const CompiledFunction& function) {
 bool Interpreter::run_stackless(const CompiledFunction& function) {
   return execute<true>(function, t.operand_stack.data(), t.resume_depth, t.resume_pc);
 }
+
+namespace {
+
+[[noreturn]] void unreachable_in_stackless_code() {
+  assert(!"an opcode that a self-contained function does not contain");
+  __builtin_unreachable();
+}
+
+} // namespace
 
 template <bool kStackless>
 bool Interpreter::execute(const CompiledFunction& function, Word* stack, uint32_t depth, uint32_t start) {
@@ -216,6 +228,9 @@ bool Interpreter::execute(const CompiledFunction& function, Word* stack, uint32_
       if (word_is_true(*--sp, *i.type)) pc = code + i.arg;
       break;
     case Opcode::Call: {
+      // Not in a self-contained function (CompiledFunction::self_contained), the only kind a
+      // stackless thread runs: these three would switch fibers from the scheduler's stack.
+      if constexpr (kStackless) unreachable_in_stackless_code();
       sp -= i.arg;
       const Word result = call(*i.function, std::span<const Word>(sp, i.arg), &as<Call>(*i.node), i.callee);
       *sp++ = result;
@@ -242,11 +257,13 @@ bool Interpreter::execute(const CompiledFunction& function, Word* stack, uint32_
       break;
     }
     case Opcode::EvalAst: {
+      if constexpr (kStackless) unreachable_in_stackless_code();
       const Word v = eval(*i.node);
       *sp++ = v;
       break;
     }
     case Opcode::ExecAst: {
+      if constexpr (kStackless) unreachable_in_stackless_code();
       const Flow flow = exec(*i.statement);
       if (flow == Flow::Normal) break;
       if (flow == Flow::Return) return true; // the AST set the return value
