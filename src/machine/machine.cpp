@@ -119,8 +119,6 @@ const ExecutionResult& Machine::Impl::run(MemoryModel& the_model, ChoiceSource& 
   observer = the_observer;
   events = 0;
   sequence = 0;
-  watched_locations.clear();
-  for (SimThread& thread : threads) thread.watching = false; // the rest is reset at its start
   fence_executed = false;
   ready.clear();
   spinning.clear();
@@ -366,7 +364,6 @@ void Machine::Impl::admit_block(uint32_t block_slot, uint64_t linear_block) {
     SimThread& thread = threads[slot];
     // Every thread of the block is reset before any runs: the first to reach a warp
     // operation records itself in its warp-mates' state (warp_schedule.h).
-    unwatch(thread);
     thread.reset_for_start();
     thread.ref = thread_ref(block, block_slot, t);
     thread.index_in_block = t;

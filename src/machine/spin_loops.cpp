@@ -5,12 +5,18 @@
 #include "machine_impl.h"
 
 #include <algorithm>
+#include <cassert>
 #include <fmt/format.h>
 
 namespace fencelab {
 
 void Machine::Impl::location_changed(Location location) {
-  if (LocationWatch* watch = watched_locations.find(location.key())) ++watch->changes;
+  if (location.instance >= change_stamps.size()) change_stamps.resize(location.instance + 1);
+  std::vector<uint64_t>& stamps = change_stamps[location.instance];
+  if (stamps.empty())
+    stamps.assign(program.memory_objects[layout.object_of_instance(location.instance)].element_count, 0);
+  assert(location.index < stamps.size());
+  stamps[location.index] = ++changes_seen;
   // Threads spinning on this location may read something new: they run again, enabled by
   // the step that changed it (a dependence the reduction must see).
   size_t kept = 0;
@@ -35,26 +41,9 @@ void Machine::Impl::location_changed(Location location) {
 }
 
 uint64_t Machine::Impl::location_epoch(Location location) const {
-  // Asked only where the thread watches `location` (its previous read's, same_state below);
-  // elsewhere the answer is never equal to epoch_after_last.
-  const LocationWatch* watch = watched_locations.find(location.key());
-  return watch ? watch->changes : ~0ull - 1;
-}
-
-uint64_t Machine::Impl::watch(SimThread& thread, Location location) {
-  if (thread.watching && thread.watched == location) return watched_locations.find(location.key())->changes;
-  unwatch(thread);
-  LocationWatch& watch = watched_locations[location.key()];
-  ++watch.watchers;
-  thread.watching = true;
-  thread.watched = location;
-  return watch.changes;
-}
-
-void Machine::Impl::unwatch(SimThread& thread) {
-  if (!thread.watching) return;
-  thread.watching = false;
-  if (--watched_locations.find(thread.watched.key())->watchers == 0) watched_locations.erase(thread.watched.key());
+  if (location.instance >= change_stamps.size()) return 0;
+  const std::vector<uint64_t>& stamps = change_stamps[location.instance];
+  return stamps.empty() ? 0 : stamps[location.index];
 }
 
 bool Machine::Impl::read_may_repeat(const SimThread& thread) {
@@ -163,10 +152,9 @@ void Machine::Impl::after_read_event(SimThread& thread, bool changed_memory) {
   // that equals nothing is not moved: only that it equals nothing is kept.
   if (thread.snapshot.valid) {
     std::swap(thread.last_snapshot, thread.snapshot);
-    thread.epoch_after_last = watch(thread, thread.last_snapshot.location);
+    thread.epoch_after_last = location_epoch(thread.last_snapshot.location);
   } else {
     thread.last_snapshot.valid = false;
-    unwatch(thread);
   }
   thread.events_after_last = thread.visible_events;
   thread.last_changed_memory = changed_memory;
