@@ -163,6 +163,24 @@ __global__ void k() { ADD(&counter, 1); }
   }
 }
 
+namespace {
+
+/** The kinds of the reports that `runs` random executions (seed `seed`) of the kernel in
+ *  `text` under `model_name` find, race detection required on. */
+std::set<std::string> random_report_kinds(const std::string& text, const char* model_name, uint64_t runs,
+                                          uint64_t seed) {
+  Kernel k = kernel_from_text(text);
+  Checkers checkers(k.program());
+  REQUIRE(checkers.races_checked());
+  auto model = create_model(model_name);
+  const ExplorationResult r = explore_random(*k.machine, *model, RandomOptions{runs, seed, 0.5, &checkers});
+  std::set<std::string> out;
+  for (const auto& report : r.reports) out.insert(diagnostic_kind_name(report.report.kind));
+  return out;
+}
+
+} // namespace
+
 // Issue 12: races at every grid size (race detection used to stop at 4,096 threads). 64 blocks
 // of 128 threads: each block's tree sum is ordered by its barriers, and the last block's thread
 // 0 reads block 0's sum without synchronization; with a device fence and a flag the read is
@@ -190,15 +208,8 @@ __global__ void k() {
   }
 }
 )";
-    Kernel k = kernel_from_text(text);
-    Checkers checkers(k.program());
-    REQUIRE(checkers.races_checked());
-    auto model = create_model("sc");
     // Random schedules: block 0 sets the flag before block 63 reads it in some of them.
-    const ExplorationResult r = explore_random(*k.machine, *model, RandomOptions{15, 5, 0.5, &checkers});
-    std::set<std::string> out;
-    for (const auto& report : r.reports) out.insert(diagnostic_kind_name(report.report.kind));
-    return out;
+    return random_report_kinds(text, "sc", 15, 5);
   };
   CHECK(kinds("(void)0") == std::set<std::string>{"data-race"});
   CHECK(kinds("__threadfence()").empty());
@@ -224,14 +235,7 @@ __global__ void k() {
   if (threadIdx.x == 32) r[blockIdx.x] = x[blockIdx.x];
 }
 )";
-    Kernel k = kernel_from_text(text);
-    Checkers checkers(k.program());
-    REQUIRE(checkers.races_checked());
-    auto model = create_model("gpu");
-    const ExplorationResult r = explore_random(*k.machine, *model, RandomOptions{20, 7, 0.5, &checkers});
-    std::set<std::string> out;
-    for (const auto& report : r.reports) out.insert(diagnostic_kind_name(report.report.kind));
-    return out;
+    return random_report_kinds(text, "gpu", 20, 7);
   };
   CHECK(kinds("__syncthreads()").empty());
   CHECK(kinds("(void)0") == std::set<std::string>{"data-race"});
