@@ -9,8 +9,6 @@
 // again when resumed, performing the event first. Both perform the same steps in the same
 // order; only where the thread waits differs.
 #include "interpreter.h"
-
-#include <cassert>
 #include "memory_access.h"
 
 #include "fencelab/frontend/operators.h"
