@@ -4,6 +4,7 @@
 #include "fencelab/machine/memory_model.h"
 #include "machine_helpers.h"
 
+#include <algorithm>
 #include <set>
 
 using namespace fencelab;
@@ -165,17 +166,22 @@ __global__ void k() { ADD(&counter, 1); }
 
 namespace {
 
-/** The kinds of the reports that `runs` random executions (seed `seed`) of the kernel in
- *  `text` under `model_name` find, race detection required on. */
-std::set<std::string> random_report_kinds(const std::string& text, const char* model_name, uint64_t runs,
-                                          uint64_t seed) {
+/** What `runs` random executions (seed `seed`) of the kernel in `text` under `model_name` give,
+ *  race detection required on: the kinds of the reports, and the outcomes. */
+struct RandomFindings {
+  std::set<std::string> kinds;
+  std::set<std::string> outcomes;
+};
+
+RandomFindings random_findings(const std::string& text, const char* model_name, uint64_t runs, uint64_t seed) {
   Kernel k = kernel_from_text(text);
   Checkers checkers(k.program());
   REQUIRE(checkers.races_checked());
   auto model = create_model(model_name);
   const ExplorationResult r = explore_random(*k.machine, *model, RandomOptions{runs, seed, 0.5, &checkers});
-  std::set<std::string> out;
-  for (const auto& report : r.reports) out.insert(diagnostic_kind_name(report.report.kind));
+  RandomFindings out;
+  for (const auto& report : r.reports) out.kinds.insert(diagnostic_kind_name(report.report.kind));
+  out.outcomes = outcome_strings(k.program(), r);
   return out;
 }
 
@@ -209,7 +215,7 @@ __global__ void k() {
 }
 )";
     // Random schedules: block 0 sets the flag before block 63 reads it in some of them.
-    return random_report_kinds(text, "sc", 15, 5);
+    return random_findings(text, "sc", 15, 5).kinds;
   };
   CHECK(kinds("(void)0") == std::set<std::string>{"data-race"});
   CHECK(kinds("__threadfence()").empty());
@@ -223,7 +229,7 @@ __global__ void k() {
 // thread 32 reads what its thread 0 wrote before the barrier: no race; without the barrier, one.
 TEST_CASE("race detection in a grid of many small blocks: barriers order, their absence races",
           "[checkers][large]") {
-  auto kinds = [](const char* barrier) {
+  auto findings = [](const char* barrier) {
     const std::string text = std::string("#define BARRIER ") + barrier + R"(
 //@ launch grid=80 block=64
 //@ observe r[0] r[79]
@@ -235,10 +241,18 @@ __global__ void k() {
   if (threadIdx.x == 32) r[blockIdx.x] = x[blockIdx.x];
 }
 )";
-    return random_report_kinds(text, "gpu", 20, 7);
+    return random_findings(text, "gpu", 20, 7);
   };
-  CHECK(kinds("__syncthreads()").empty());
-  CHECK(kinds("(void)0") == std::set<std::string>{"data-race"});
+  // With the barrier every execution gives each block's thread 32 the 1 its thread 0 wrote.
+  const RandomFindings ordered = findings("__syncthreads()");
+  CHECK(ordered.kinds.empty());
+  CHECK(ordered.outcomes == std::set<std::string>{"r[0]=1 r[79]=1"});
+  // Without it the read may come first; nothing else is possible.
+  const RandomFindings racy = findings("(void)0");
+  CHECK(racy.kinds == std::set<std::string>{"data-race"});
+  const std::set<std::string> possible{"r[0]=0 r[79]=0", "r[0]=0 r[79]=1", "r[0]=1 r[79]=0", "r[0]=1 r[79]=1"};
+  CHECK(!racy.outcomes.empty());
+  CHECK(std::includes(possible.begin(), possible.end(), racy.outcomes.begin(), racy.outcomes.end()));
 }
 
 // Issue 13: every thread setting a flag to the same constant is a lesser finding; computed
