@@ -87,10 +87,12 @@ void Machine::Impl::release_barrier(ResidentBlock& block) {
     emit_event(e);
   }
   block.arrived = 0;
-  // Released threads run on to their next visible event (local work needs no decision).
+  // Released threads run on to their next visible event (local work needs no decision). The
+  // pass above brought their SimThreads and buffers in; a fiber's stack is still to prefetch.
+  const bool prefetch_stacks = prefetching && stackless_kernel == nullptr;
   for (size_t i = 0; i < participants.size(); ++i) {
     if (execution_fault) return;
-    prefetch_before_resumption(i, participants.size(), [&](size_t j) { return participants[j].slot.value; });
+    if (prefetch_stacks) prefetch_before_resumption(i, participants.size(), [&](size_t j) { return participants[j].slot.value; });
     SimThread& t = threads[participants[i].slot.value];
     if (t.status == ThreadStatus::AtEvent && t.pending.kind == EventKind::BarrierArrive) resume(t);
   }

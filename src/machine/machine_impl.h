@@ -200,22 +200,25 @@ struct SimThread : ThreadRunState {
   std::vector<Word> slots;   ///< frames' slots, contiguous
   std::vector<Frame> frames;
   std::vector<LocalArray> local_arrays;
-  std::optional<ThreadFault> fault;
-  ThreadSnapshot loop_state;       ///< see ThreadRunState::loop_saved_at
   ThreadSnapshot last_snapshot;    ///< before the previous load or atomic
   ThreadSnapshot snapshot;         ///< before the pending one
   ThreadSnapshot barrier_snapshot; ///< at its previous barrier arrival
+
+  /** A stackless thread's pending access and operand stack (the bytecode's values between
+   *  instructions; Machine::Impl::stackless_kernel). Past the bytes that prefetch_thread
+   *  loads (Machine::Impl::prefetch_buffers loads these). */
+  ResolvedAccess pending_access;
+  std::array<Word, Bytecode::kMaxStack> operand_stack;
+
+  // Rarely touched, after what every resumption touches (fields in lines that a large grid's
+  // resumptions leave cold cost a miss each; issue 12).
+  std::optional<ThreadFault> fault;
+  ThreadSnapshot loop_state; ///< see ThreadRunState::loop_saved_at
   /** Awaiting spins only: the states before the latest read-only reads (at most
    *  kReadChainLength, oldest first) that followed one another with no other visible event,
    *  for spins whose iteration reads more than once (Machine::Impl::before_read_event). */
   std::vector<ThreadSnapshot> read_chain;
   static constexpr size_t kReadChainLength = 4;
-
-  /** A stackless thread's pending access and operand stack (the bytecode's values between
-   *  instructions; Machine::Impl::stackless_kernel). Last, past the first 768 bytes that
-   *  prefetch_thread loads (Machine::Impl::prefetch_buffers loads these). */
-  ResolvedAccess pending_access;
-  std::array<Word, Bytecode::kMaxStack> operand_stack;
 
   /** A new thread's state in this slot: ThreadRunState as constructed, buffers and snapshots
    *  empty (their memory kept), no fault. Identity and fiber are not touched. */
