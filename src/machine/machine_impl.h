@@ -205,8 +205,8 @@ struct SimThread : ThreadRunState {
   ThreadSnapshot barrier_snapshot; ///< at its previous barrier arrival
 
   /** A stackless thread's pending access and operand stack (the bytecode's values between
-   *  instructions; Machine::Impl::stackless_kernel). Past the bytes that prefetch_thread
-   *  loads (Machine::Impl::prefetch_buffers loads these). */
+   *  instructions; Machine::Impl::stackless_kernel). The access and the bottom of the stack
+   *  lie within the first 768 bytes that prefetch_thread loads. */
   ResolvedAccess pending_access;
   std::array<Word, Bytecode::kMaxStack> operand_stack;
 
