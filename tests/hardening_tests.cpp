@@ -93,6 +93,20 @@ TEST_CASE("B: a barrier loop whose counter changes stops at the barrier-round li
   CHECK(o.outcome.message.find("stopped after 5000 barrier rounds (--max-barrier-rounds)") != std::string::npos);
 }
 
+// An arrival keeps its state's words only when its fingerprint matches the previous arrival's
+// (Machine::Impl::arrive_at_barrier): a state that returns every other round is no repeat.
+TEST_CASE("B: a barrier loop whose state alternates stops at the barrier-round limit", "[hardening][barrier]") {
+  MachineOptions options;
+  options.max_barrier_rounds = 5000;
+  for (const char* model : {"sc", "gpu"}) {
+    INFO(model);
+    const OutcomeCount o =
+        run_once("__global__ void k() { int t = 0; while (1) { t = 1 - t; __syncthreads(); } }\n", model, options);
+    CHECK(o.outcome.status == ExecutionStatus::StepLimit);
+    CHECK(o.outcome.message.find("stopped after 5000 barrier rounds (--max-barrier-rounds)") != std::string::npos);
+  }
+}
+
 TEST_CASE("C: running out of address space for fiber stacks ends the run with a message", "[hardening][memory]") {
 #if defined(FENCELAB_SANITIZED)
   SUCCEED("AddressSanitizer reserves more address space than the limit this test sets");

@@ -95,6 +95,20 @@ __global__ void k() { while (read_flag() == 0) { } }
                              "(0,0,1) at line 4 spins re-reading flag");
 }
 
+// The kernel's own frame is left out of spin snapshots (it is the bottom of every state of the
+// thread): a loop in a helper, above a kernel without one, must still be found.
+TEST_CASE("a spin loop in a helper called from a kernel without a loop is recognised", "[machine][deadlock]") {
+  const OutcomeCount o = only_outcome(R"(
+//@ launch grid=1 block=2
+__device__ volatile int flag = 0;
+__device__ void wait_for_flag() { while (flag == 0) { } }
+__global__ void k() { wait_for_flag(); }
+)");
+  CHECK(o.outcome.status == ExecutionStatus::Deadlock);
+  CHECK(o.outcome.message == "2 thread(s) can never progress: (0,0,0) at line 4 spins re-reading flag; "
+                             "(0,0,1) at line 4 spins re-reading flag");
+}
+
 TEST_CASE("a spin loop that another thread ends explores to completion", "[machine][deadlock]") {
   Kernel k = kernel_from_text(R"(
 //@ launch grid=2 block=1

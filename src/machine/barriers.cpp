@@ -133,13 +133,32 @@ void Machine::Impl::arrive_at_barrier(SimThread& thread, SourceRange range) {
   thread.status = ThreadStatus::AtBarrier;
   thread.reset_local_steps();
   // For barrier_loop_detected: the same state as at the previous arrival, nothing visible since.
-  // Taken into `snapshot`, free between reads (before_read_event takes it afresh), whose buffers
-  // then change places with the arrival snapshot's: no allocation per arrival.
-  ThreadSnapshot& now = thread.snapshot;
-  take_snapshot(thread, range, Location{}, nullptr, now);
-  thread.barrier_repeat = thread.events_at_barrier == thread.visible_events && now == thread.barrier_snapshot &&
+  // Copying the state at every arrival cost a large grid a quarter of its time (a write to a
+  // snapshot buffer the grid has left cold), so an arrival keeps only the state's fingerprint
+  // unless it already matches the previous arrival's: only then are the words copied, and a
+  // repeat is confirmed at an arrival whose predecessor kept its words. A block that loops
+  // forever is thus stopped one round later than a copy at every arrival would stop it (a
+  // round of local steps, with no visible event and no decision).
+  const bool may_repeat = thread.events_at_barrier == thread.visible_events &&
                           thread.barrier_predicate == thread.barrier_predicate_before;
-  std::swap(thread.barrier_snapshot, now);
+  ThreadSnapshot& previous = thread.barrier_snapshot;
+  const uint64_t fingerprint = private_state_fingerprint(thread);
+  if (may_repeat && previous.valid && previous.range == range && previous.fingerprint == fingerprint) {
+    // Taken into `snapshot`, free between reads (before_read_event takes it afresh), whose
+    // buffers then change places with the arrival snapshot's: no allocation per arrival.
+    ThreadSnapshot& now = thread.snapshot;
+    take_snapshot(thread, range, Location{}, nullptr, now);
+    thread.barrier_repeat = now == previous;
+    std::swap(previous, now);
+  } else {
+    thread.barrier_repeat = false;
+    previous.valid = true;
+    previous.words_kept = false;
+    previous.range = range;
+    previous.site = nullptr;
+    previous.location = Location{};
+    previous.fingerprint = fingerprint;
+  }
   ++thread.visible_events; // a barrier is a visible event (it ends a spin iteration)
   thread.events_at_barrier = thread.visible_events;
   thread.barrier_predicate_before = thread.barrier_predicate;

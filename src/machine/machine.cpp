@@ -109,6 +109,7 @@ Machine::Impl::Impl(const Program& program, MachineOptions options)
         kernel_code->self_contained)
       stackless_kernel = kernel_code;
   }
+  if (program.launch.kernel != nullptr) kernel_has_loop = definition_of(*program.launch.kernel)->contains_loop;
   install_stack_overflow_handler();
 }
 

@@ -65,6 +65,9 @@ struct ThreadSnapshot {
   /** False for a snapshot equal to no other: reset, or at a read that cannot repeat
    *  (Machine::Impl::read_may_repeat), where none is taken. */
   bool valid = false;
+  /** False for a snapshot that keeps only its fingerprint (Machine::Impl::arrive_at_barrier):
+   *  equal to no other, though its fingerprint may match. */
+  bool words_kept = true;
   SourceRange range;
   /** The expression that reads: two reads at one range (a macro's argument expanded twice,
    *  `MAX(v, m[i])`) are different places in the program, and reading at one then the other
@@ -72,18 +75,19 @@ struct ThreadSnapshot {
   const void* site = nullptr;
   Location location;
   /** The private state in one buffer (one allocation to keep, one line of cache to miss at a
-   *  large grid's cold resumption, one comparison): each frame's function and call site, then
-   *  the slots, then every local array's elements, concatenated. The counts keep two different
-   *  states from concatenating alike. */
+   *  large grid's cold resumption, one comparison): the function and call site of each frame
+   *  above the kernel's, then the slots, then every local array's elements, concatenated. The
+   *  counts keep two different states from concatenating alike. */
   std::vector<Word> words;
-  uint32_t frame_words = 0; ///< two per frame
+  uint32_t frame_words = 0; ///< two per frame above the kernel's (spin_loops.cpp)
   uint32_t slot_words = 0;
   /** A hash of `words` (take_snapshot): snapshots that differ in it differ, so most unequal
    *  pairs are told apart without reading a buffer that a large grid has left cold; equal
    *  ones are still compared word by word. */
   uint64_t fingerprint = 0;
   friend bool operator==(const ThreadSnapshot& a, const ThreadSnapshot& b) {
-    return a.valid && b.valid && a.range == b.range && a.site == b.site && a.location == b.location &&
+    return a.valid && b.valid && a.words_kept && b.words_kept && a.range == b.range && a.site == b.site &&
+           a.location == b.location &&
            a.frame_words == b.frame_words && a.slot_words == b.slot_words && a.fingerprint == b.fingerprint &&
            a.words == b.words;
   }
@@ -94,6 +98,7 @@ struct ThreadSnapshot {
     site = nullptr;
     location = {};
     words.clear();
+    words_kept = true;
     frame_words = slot_words = 0;
     fingerprint = 0;
   }
@@ -405,6 +410,8 @@ struct Machine::Impl final : FootprintSink {
    * stack is cold at nearly every resumption (docs/architecture.md, "Stackless threads").
    */
   const CompiledFunction* stackless_kernel = nullptr;
+  /** The kernel has a loop: a read in its frame may repeat (read_may_repeat). */
+  bool kernel_has_loop = false;
   /** Runs a stackless thread from its start or where it stopped, on the scheduler's stack,
    *  until it stops again, ends or faults. */
   void run_stackless(SimThread& thread, bool start);
@@ -554,10 +561,12 @@ struct Machine::Impl final : FootprintSink {
    *  where a function on its call stack has a loop. The language has no goto, and recursion
    *  reaches a place again only at another depth, with other frames. Elsewhere a read's
    *  snapshot could equal no other, and is not taken. */
-  static bool read_may_repeat(const SimThread& thread);
+  bool read_may_repeat(const SimThread& thread) const;
   /** `site`: the expression about to read (null for a barrier's or a local loop's snapshot). */
   void take_snapshot(const SimThread& thread, SourceRange range, Location location, const void* site,
                      ThreadSnapshot& into) const;
+  /** take_snapshot's fingerprint of the thread's private state, without copying the state. */
+  static uint64_t private_state_fingerprint(const SimThread& thread);
   /** Tells the observer about a runtime error (an Error event), if one listens. */
   void emit_error(const SimThread& thread, SourceRange range, const std::string& message);
   /** Ends the execution from scheduler context (not inside a thread's fiber, where fault()

@@ -62,8 +62,7 @@ void Machine::Impl::prefetch_predicted_picks(uint32_t options, uint32_t model_st
 
 void Machine::Impl::prefetch_buffers(const SimThread& thread) const {
   for (const void* buffer : {static_cast<const void*>(thread.slots.data()), static_cast<const void*>(thread.frames.data()),
-                             static_cast<const void*>(thread.snapshot.words.data()),
-                             static_cast<const void*>(thread.barrier_snapshot.words.data())})
+                             static_cast<const void*>(thread.snapshot.words.data())})
     if (buffer != nullptr) prefetch_bytes(buffer, 0, 128);
   // A stackless thread's pending access and the bottom of its operand stack.
   if (stackless_kernel != nullptr) prefetch_bytes(&thread.pending_access, 0, 128);

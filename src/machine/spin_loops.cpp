@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cassert>
 #include <fmt/format.h>
+#include <span>
 
 namespace fencelab {
 
@@ -46,41 +47,96 @@ uint64_t Machine::Impl::location_epoch(Location location) const {
   return stamps.empty() ? 0 : stamps[location.index];
 }
 
-bool Machine::Impl::read_may_repeat(const SimThread& thread) {
-  return std::any_of(thread.frames.begin(), thread.frames.end(),
-                     [](const Frame& f) { return f.function->contains_loop; });
+bool Machine::Impl::read_may_repeat(const SimThread& thread) const {
+  // The bottom frame is the kernel's (kernel_has_loop): a stackless thread has only that one,
+  // and its frames' buffer, cold at a large grid's resumption, is not read for it.
+  return kernel_has_loop || std::any_of(thread.frames.begin() + std::min<size_t>(thread.frames.size(), 1),
+                                        thread.frames.end(),
+                                        [](const Frame& f) { return f.function->contains_loop; });
 }
+
+namespace {
+
+/** The frames a snapshot holds: all but the bottom one, the kernel's, which every frame of the
+ *  thread's life sits on unchanged (Machine::Impl::thread_main, run_stackless), so it cannot tell
+ *  two of the thread's states apart; a stackless thread has no other, and its frames' buffer is
+ *  not read. */
+std::span<const Frame> frames_above_kernel(const SimThread& thread) {
+  return std::span<const Frame>(thread.frames).subspan(std::min<size_t>(thread.frames.size(), 1));
+}
+
+/** Visits a thread's private state word by word, in the order of ThreadSnapshot::words: the
+ *  function and call site of each frame above the kernel's, then the slots, then every local
+ *  array's elements. */
+template <class Visit> void for_each_state_word(const SimThread& thread, Visit&& visit) {
+  for (const Frame& f : frames_above_kernel(thread)) {
+    visit(reinterpret_cast<uintptr_t>(f.function));
+    visit(reinterpret_cast<uintptr_t>(f.call_site));
+  }
+  for (const Word w : thread.slots) visit(w);
+  for (const LocalArray& a : thread.local_arrays)
+    for (const Word w : a.elements) visit(w);
+}
+
+size_t state_word_count(const SimThread& thread) {
+  size_t size = frames_above_kernel(thread).size() * 2 + thread.slots.size();
+  for (const LocalArray& a : thread.local_arrays) size += a.elements.size();
+  return size;
+}
+
+/**
+ * The fingerprint of a private state of `size` words. Any function of the words would do, as
+ * equal fingerprints are confirmed by comparing the words. Each word is mixed with its position
+ * on its own (an odd multiplier, 2^64 over the golden ratio, makes the mix one-to-one, so states
+ * that differ in one word always differ here) and the mixes are summed: no chain of
+ * multiplications from word to word, which cost a barrier arrival more than copying the state
+ * did. It reads each word where the thread keeps it: reading a snapshot's copy back instead
+ * waited for the snapshot buffer's line, which a large grid has left cold.
+ */
+class StateHash {
+public:
+  explicit StateHash(size_t size) : hash_(size * 0x9e3779b97f4a7c15ull) {}
+  void add(Word w) { hash_ += (w ^ (position_ += 0xbf58476d1ce4e5b9ull)) * 0x9e3779b97f4a7c15ull; }
+  uint64_t value() const { return hash_ ^ (hash_ >> 31); }
+
+private:
+  uint64_t hash_;
+  uint64_t position_ = 0;
+};
+
+} // namespace
 
 void Machine::Impl::take_snapshot(const SimThread& thread, SourceRange range, Location location, const void* site,
                                   ThreadSnapshot& s) const {
   s.valid = true;
+  s.words_kept = true;
   s.range = range;
   s.site = site;
   s.location = location;
+  const size_t size = state_word_count(thread);
   s.words.clear();
-  for (const Frame& f : thread.frames) {
-    s.words.push_back(reinterpret_cast<uintptr_t>(f.function));
-    s.words.push_back(reinterpret_cast<uintptr_t>(f.call_site));
-  }
-  s.frame_words = static_cast<uint32_t>(s.words.size());
-  s.words.insert(s.words.end(), thread.slots.begin(), thread.slots.end());
+  s.words.reserve(size);
+  StateHash hash(size);
+  for_each_state_word(thread, [&](Word w) {
+    s.words.push_back(w);
+    hash.add(w);
+  });
+  s.frame_words = static_cast<uint32_t>(frames_above_kernel(thread).size() * 2);
   s.slot_words = static_cast<uint32_t>(thread.slots.size());
-  for (const LocalArray& a : thread.local_arrays) s.words.insert(s.words.end(), a.elements.begin(), a.elements.end());
-  // Any function of the words would do, as equal fingerprints are confirmed by comparing the
-  // words. Each word is mixed with its position on its own (an odd multiplier, 2^64 over the
-  // golden ratio, makes the mix one-to-one, so states that differ in one word always differ
-  // here) and the mixes are summed: no chain of multiplications from word to word, which
-  // cost a barrier arrival more than copying the state did.
-  uint64_t hash = s.words.size() * 0x9e3779b97f4a7c15ull;
-  uint64_t position = 0;
-  for (const Word w : s.words) hash += (w ^ (position += 0xbf58476d1ce4e5b9ull)) * 0x9e3779b97f4a7c15ull;
-  s.fingerprint = hash ^ (hash >> 31);
+  s.fingerprint = hash.value();
+}
+
+uint64_t Machine::Impl::private_state_fingerprint(const SimThread& thread) {
+  StateHash hash(state_word_count(thread));
+  for_each_state_word(thread, [&](Word w) { hash.add(w); });
+  return hash.value();
 }
 
 bool Machine::Impl::same_private_state(const SimThread& thread, const ThreadSnapshot& s) {
-  if (thread.frames.size() * 2 != s.frame_words || thread.slots.size() != s.slot_words) return false;
+  const std::span<const Frame> frames = frames_above_kernel(thread);
+  if (frames.size() * 2 != s.frame_words || thread.slots.size() != s.slot_words) return false;
   const Word* word = s.words.data();
-  for (const Frame& f : thread.frames) {
+  for (const Frame& f : frames) {
     if (word[0] != reinterpret_cast<uintptr_t>(f.function) || word[1] != reinterpret_cast<uintptr_t>(f.call_site))
       return false;
     word += 2;
