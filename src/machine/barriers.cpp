@@ -139,26 +139,22 @@ void Machine::Impl::arrive_at_barrier(SimThread& thread, SourceRange range) {
   // repeat is confirmed at an arrival whose predecessor kept its words. A block that loops
   // forever is thus stopped one round later than a copy at every arrival would stop it (a
   // round of local steps, with no visible event and no decision).
-  const bool may_repeat = thread.events_at_barrier == thread.visible_events &&
-                          thread.barrier_predicate == thread.barrier_predicate_before;
-  ThreadSnapshot& previous = thread.barrier_snapshot;
   const uint64_t fingerprint = private_state_fingerprint(thread);
-  if (may_repeat && previous.valid && previous.range == range && previous.fingerprint == fingerprint) {
+  if (thread.events_at_barrier == thread.visible_events && thread.barrier_predicate == thread.barrier_predicate_before &&
+      thread.barrier_range == range && thread.barrier_fingerprint == fingerprint) {
     // Taken into `snapshot`, free between reads (before_read_event takes it afresh), whose
     // buffers then change places with the arrival snapshot's: no allocation per arrival.
     ThreadSnapshot& now = thread.snapshot;
     take_snapshot(thread, range, Location{}, nullptr, now);
-    thread.barrier_repeat = now == previous;
-    std::swap(previous, now);
+    thread.barrier_repeat = thread.barrier_words_kept && now == thread.barrier_snapshot;
+    std::swap(thread.barrier_snapshot, now);
+    thread.barrier_words_kept = true;
   } else {
     thread.barrier_repeat = false;
-    previous.valid = true;
-    previous.words_kept = false;
-    previous.range = range;
-    previous.site = nullptr;
-    previous.location = Location{};
-    previous.fingerprint = fingerprint;
+    thread.barrier_words_kept = false;
   }
+  thread.barrier_range = range;
+  thread.barrier_fingerprint = fingerprint;
   ++thread.visible_events; // a barrier is a visible event (it ends a spin iteration)
   thread.events_at_barrier = thread.visible_events;
   thread.barrier_predicate_before = thread.barrier_predicate;

@@ -65,9 +65,6 @@ struct ThreadSnapshot {
   /** False for a snapshot equal to no other: reset, or at a read that cannot repeat
    *  (Machine::Impl::read_may_repeat), where none is taken. */
   bool valid = false;
-  /** False for a snapshot that keeps only its fingerprint (Machine::Impl::arrive_at_barrier):
-   *  equal to no other, though its fingerprint may match. */
-  bool words_kept = true;
   SourceRange range;
   /** The expression that reads: two reads at one range (a macro's argument expanded twice,
    *  `MAX(v, m[i])`) are different places in the program, and reading at one then the other
@@ -86,8 +83,7 @@ struct ThreadSnapshot {
    *  ones are still compared word by word. */
   uint64_t fingerprint = 0;
   friend bool operator==(const ThreadSnapshot& a, const ThreadSnapshot& b) {
-    return a.valid && b.valid && a.words_kept && b.words_kept && a.range == b.range && a.site == b.site &&
-           a.location == b.location &&
+    return a.valid && b.valid && a.range == b.range && a.site == b.site && a.location == b.location &&
            a.frame_words == b.frame_words && a.slot_words == b.slot_words && a.fingerprint == b.fingerprint &&
            a.words == b.words;
   }
@@ -98,7 +94,6 @@ struct ThreadSnapshot {
     site = nullptr;
     location = {};
     words.clear();
-    words_kept = true;
     frame_words = slot_words = 0;
     fingerprint = 0;
   }
@@ -177,6 +172,12 @@ struct ThreadRunState {
   uint64_t events_at_barrier = ~0ull;  ///< visible_events at its previous barrier arrival
   bool barrier_predicate_before = false; ///< barrier_predicate at its previous arrival
   bool barrier_repeat = false;         ///< this arrival repeats the previous one exactly
+  /** The previous arrival's barrier and the fingerprint of its private state (take_snapshot's);
+   *  SimThread::barrier_snapshot holds its words only where `barrier_words_kept` (see
+   *  Machine::Impl::arrive_at_barrier). */
+  SourceRange barrier_range;
+  uint64_t barrier_fingerprint = 0;
+  bool barrier_words_kept = false;
 };
 
 /**
@@ -207,7 +208,7 @@ struct SimThread : ThreadRunState {
   std::vector<LocalArray> local_arrays;
   ThreadSnapshot last_snapshot;    ///< before the previous load or atomic
   ThreadSnapshot snapshot;         ///< before the pending one
-  ThreadSnapshot barrier_snapshot; ///< at its previous barrier arrival
+  ThreadSnapshot barrier_snapshot; ///< at its previous barrier arrival, where ThreadRunState::barrier_words_kept
 
   /** A stackless thread's pending access and operand stack (the bytecode's values between
    *  instructions; Machine::Impl::stackless_kernel). The access and the bottom of the stack

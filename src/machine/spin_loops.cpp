@@ -109,7 +109,6 @@ private:
 void Machine::Impl::take_snapshot(const SimThread& thread, SourceRange range, Location location, const void* site,
                                   ThreadSnapshot& s) const {
   s.valid = true;
-  s.words_kept = true;
   s.range = range;
   s.site = site;
   s.location = location;
