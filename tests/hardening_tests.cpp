@@ -75,7 +75,7 @@ __global__ void k() {
   CHECK(o.outcome.values[0] == 1000000);
 }
 
-TEST_CASE("B: a barrier loop that changes nothing ends at once as an infinite loop", "[hardening][barrier]") {
+TEST_CASE("B: a barrier loop that changes nothing ends as an infinite loop", "[hardening][barrier]") {
   for (const char* model : {"sc", "tso", "gpu"}) {
     INFO(model);
     const OutcomeCount o = run_once("__global__ void k() { while (1) __syncthreads(); }\n", model);
