@@ -443,8 +443,8 @@ struct Machine::Impl final : FootprintSink {
    * picks ahead and its stack and buffers one ahead; no decision is drawn or changed.
    */
   void prefetch_predicted_picks(uint32_t options, uint32_t model_steps, uint32_t running) const;
-  /** The start of the buffers a resumption reads and writes: slots, frames, the snapshots'
-   *  words. Their addresses are in the SimThread, so this comes a resumption after
+  /** The start of the buffers a resumption reads and writes: slots, frames (not a stackless
+   *  thread's), the read snapshot's words. Their addresses are in the SimThread, so this comes a resumption after
    *  prefetch_resumption, whose prefetch of the SimThread has landed by then. */
   void prefetch_buffers(const SimThread& thread) const;
   /** Before the i-th of `count` resumptions in a row, the j-th of which resumes the thread in

@@ -61,7 +61,10 @@ void Machine::Impl::prefetch_predicted_picks(uint32_t options, uint32_t model_st
 }
 
 void Machine::Impl::prefetch_buffers(const SimThread& thread) const {
-  for (const void* buffer : {static_cast<const void*>(thread.slots.data()), static_cast<const void*>(thread.frames.data()),
+  // A stackless thread has only the kernel's frame, which neither it nor a snapshot reads
+  // (spin_loops.cpp, frames_above_kernel): its frames' buffer is left cold.
+  const void* frames = stackless_kernel != nullptr ? nullptr : static_cast<const void*>(thread.frames.data());
+  for (const void* buffer : {static_cast<const void*>(thread.slots.data()), frames,
                              static_cast<const void*>(thread.snapshot.words.data())})
     if (buffer != nullptr) prefetch_bytes(buffer, 0, 128);
   // A stackless thread's pending access and the bottom of its operand stack.

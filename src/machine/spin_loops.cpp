@@ -47,14 +47,6 @@ uint64_t Machine::Impl::location_epoch(Location location) const {
   return stamps.empty() ? 0 : stamps[location.index];
 }
 
-bool Machine::Impl::read_may_repeat(const SimThread& thread) const {
-  // The bottom frame is the kernel's (kernel_has_loop): a stackless thread has only that one,
-  // and its frames' buffer, cold at a large grid's resumption, is not read for it.
-  return kernel_has_loop || std::any_of(thread.frames.begin() + std::min<size_t>(thread.frames.size(), 1),
-                                        thread.frames.end(),
-                                        [](const Frame& f) { return f.function->contains_loop; });
-}
-
 namespace {
 
 /** The frames a snapshot holds: all but the bottom one, the kernel's, which every frame of the
@@ -105,6 +97,14 @@ private:
 };
 
 } // namespace
+
+bool Machine::Impl::read_may_repeat(const SimThread& thread) const {
+  // The bottom frame is the kernel's (kernel_has_loop): a stackless thread has only that one,
+  // and its frames' buffer, cold at a large grid's resumption, is not read for it.
+  if (kernel_has_loop) return true;
+  const std::span<const Frame> frames = frames_above_kernel(thread);
+  return std::any_of(frames.begin(), frames.end(), [](const Frame& f) { return f.function->contains_loop; });
+}
 
 void Machine::Impl::take_snapshot(const SimThread& thread, SourceRange range, Location location, const void* site,
                                   ThreadSnapshot& s) const {
