@@ -226,12 +226,19 @@ void RaceDetector::on_barrier(const Event& event) {
   m_barrier_owns.clear(); // (index in the block, own entry)
   // Their states lie apart (one cache miss each at thousands of resident threads): each is
   // prefetched a few participants before it is looked up, so that the misses overlap.
+  // In a large grid the block's states are found once: they lie side by side in its chunk.
   constexpr size_t kPrefetchAhead = 8;
-  for (size_t i = 0; i < std::min(kPrefetchAhead, event.waiting.size()); ++i) prefetch_thread(event.waiting[i].first);
+  ThreadState* const block_states =
+      m_dense ? nullptr : &m_block_states[size_t(chunk_of(event.waiting.front().first.block)) * m_threads_per_block];
+  const auto prefetch = [&](ThreadId id) {
+    if (block_states) __builtin_prefetch(&block_states[index_of(id) % m_threads_per_block]);
+    else prefetch_thread(id);
+  };
+  for (size_t i = 0; i < std::min(kPrefetchAhead, event.waiting.size()); ++i) prefetch(event.waiting[i].first);
   for (size_t i = 0; i < event.waiting.size(); ++i) {
-    if (i + kPrefetchAhead < event.waiting.size()) prefetch_thread(event.waiting[i + kPrefetchAhead].first);
+    if (i + kPrefetchAhead < event.waiting.size()) prefetch(event.waiting[i + kPrefetchAhead].first);
     const uint32_t index = index_of(event.waiting[i].first);
-    m_barrier_states.push_back(&state_at(index));
+    m_barrier_states.push_back(block_states ? &block_states[index % m_threads_per_block] : &state_at(index));
     m_barrier_owns.emplace_back(index % m_threads_per_block, m_barrier_states.back()->clocks.own);
   }
   Clocks joined = m_barrier_states.front()->clocks;

@@ -1,14 +1,15 @@
 #include "vector_clock.h"
 
 #include <algorithm>
+#include <boost/smart_ptr/make_local_shared.hpp>
 
 namespace fencelab {
 
 namespace {
 
 /** The entrywise maximum of two chunks, sharing one of them where it already is that maximum. */
-std::shared_ptr<const std::vector<uint32_t>> max_of(const std::shared_ptr<const std::vector<uint32_t>>& a,
-                                                    const std::shared_ptr<const std::vector<uint32_t>>& b) {
+boost::local_shared_ptr<const std::vector<uint32_t>> max_of(const boost::local_shared_ptr<const std::vector<uint32_t>>& a,
+                                                    const boost::local_shared_ptr<const std::vector<uint32_t>>& b) {
   if (a == b) return a;
   bool a_covers = true, b_covers = true;
   for (size_t i = 0; i < a->size(); ++i) {
@@ -17,7 +18,7 @@ std::shared_ptr<const std::vector<uint32_t>> max_of(const std::shared_ptr<const 
   }
   if (a_covers) return a;
   if (b_covers) return b;
-  auto out = std::make_shared<std::vector<uint32_t>>(*a);
+  auto out = boost::make_local_shared<std::vector<uint32_t>>(*a);
   for (size_t i = 0; i < out->size(); ++i) (*out)[i] = std::max((*out)[i], (*b)[i]);
   return out;
 }
@@ -51,14 +52,14 @@ uint32_t VectorClock::get(uint32_t thread, uint32_t threads_per_block) const {
   return it != m_chunks->end() && it->block == block ? (*it->clocks)[thread % threads_per_block] : 0;
 }
 
-void VectorClock::join(const VectorClock& other) {
+void VectorClock::join_other(const VectorClock& other) {
   if (!m_chunks) {
     m_chunks = other.m_chunks;
     return;
   }
   if (covers_clock(other)) return; // the common case (a fence's release already joined): nothing to build
   // Merge the two sorted lists; keep this clock's list when the other adds nothing.
-  auto merged = std::make_shared<Chunks>();
+  auto merged = boost::make_local_shared<Chunks>();
   merged->reserve(m_chunks->size() + other.m_chunks->size());
   bool changed = false;
   auto a = m_chunks->begin(), b = other.m_chunks->begin();
@@ -92,22 +93,22 @@ void VectorClock::raise(uint32_t block, std::span<const std::pair<uint32_t, uint
   const size_t at = size_t(it - chunks.begin());
   // Copy-on-write: a list or a chunk no other clock shares is changed in place, which spares an
   // allocation per fence and barrier in the steady state (issue 12). Every list and chunk is
-  // made non-const (make_shared here, in join or in max_of), so the const_casts are sound. A
+  // made non-const (make_local_shared here, in join or in max_of), so the const_casts are sound. A
   // copied list shares all its chunks with the original, so its chunk is copied too.
-  std::shared_ptr<Chunks> copied;
+  boost::local_shared_ptr<Chunks> copied;
   Chunks* list = nullptr;
-  if (m_chunks && m_chunks.use_count() == 1) {
+  if (m_chunks && m_chunks.local_use_count() == 1) {
     list = const_cast<Chunks*>(m_chunks.get());
   } else {
-    copied = std::make_shared<Chunks>(chunks);
+    copied = boost::make_local_shared<Chunks>(chunks);
     list = copied.get();
   }
   std::vector<uint32_t>* clocks = nullptr;
-  if (present && (*list)[at].clocks.use_count() == 1) {
+  if (present && (*list)[at].clocks.local_use_count() == 1) {
     clocks = const_cast<std::vector<uint32_t>*>((*list)[at].clocks.get());
   } else {
-    auto fresh = present ? std::make_shared<std::vector<uint32_t>>(*(*list)[at].clocks)
-                         : std::make_shared<std::vector<uint32_t>>(threads_per_block, 0);
+    auto fresh = present ? boost::make_local_shared<std::vector<uint32_t>>(*(*list)[at].clocks)
+                         : boost::make_local_shared<std::vector<uint32_t>>(threads_per_block, 0);
     clocks = fresh.get();
     if (present) (*list)[at].clocks = std::move(fresh);
     else list->insert(list->begin() + ptrdiff_t(at), Chunk{block, std::move(fresh)});
