@@ -159,11 +159,11 @@ void Machine::Impl::arrive_at_barrier(SimThread& thread, SourceRange range) {
   thread.events_at_barrier = thread.visible_events;
   thread.barrier_predicate_before = thread.barrier_predicate;
   if (observing()) {
-    Event e;
+    Event& e = arrival_event; // only its thread and range change: not built per arrival
     e.kind = EventKind::BarrierArrive;
     e.thread = thread.ref.id;
     e.range = range;
-    emit(std::move(e));
+    emit_event(e);
   }
 }
 

@@ -621,6 +621,7 @@ struct Machine::Impl final : FootprintSink {
   Event access_event_buffer;
   /** A thread's exit, for observers: of its fields only `thread` and `sequence` change. */
   Event thread_exit_event;
+  Event arrival_event; ///< the BarrierArrive event, refilled by every arrival (arrive_at_barrier)
   bool observing() const { return observer != nullptr; }
 
   // interpreter.cpp

@@ -29,6 +29,7 @@ void Machine::Impl::prefetch_thread(const SimThread& thread) const {
 }
 
 void Machine::Impl::prefetch_stack(const SimThread& thread) const {
+  if (stackless_kernel != nullptr) return; // no fiber: switch_frame, in a line read for nothing, stays 0
   // The stack from the registers the switch saved (up to 528 bytes below switch_frame,
   // measured) to the interpreter's frames above it, and the frames the next step calls into
   // below. The window was chosen by measurement (tools/bench, 256 x 256 reduction).
