@@ -132,3 +132,36 @@ TEST_CASE("views behave as a map from location to the oldest readable entry", "[
     }
   }
 }
+
+TEST_CASE("joining many views at once gives the sequential joins' map", "[models][property]") {
+  // View::join_all (a barrier's join of a block's views) against joining one by one, with views
+  // that share a base (since their last barrier), have bases of their own, or are empty.
+  for (uint64_t seed = 1; seed <= 300; ++seed) {
+    SplitMix64 random(seed);
+    std::vector<View> views(1 + random.below(6));
+    for (int round = 0; round < 6; ++round) {
+      for (int step = 0; step < 12; ++step) {
+        View& v = views[random.below(static_cast<uint32_t>(views.size()))];
+        switch (random.below(6)) {
+        case 0: v.share(); break;
+        case 1: v.join(views[random.below(static_cast<uint32_t>(views.size()))]); break;
+        default: v.raise(random_location(random), random.below(6));
+        }
+      }
+      std::vector<const View*> pointers;
+      for (const View& v : views) pointers.push_back(&v);
+      View at_once, one_by_one;
+      if (random.below(2) == 0) { // into a view that already holds something
+        at_once = views.back();
+        one_by_one = views.back();
+      }
+      at_once.join_all(pointers);
+      for (const View& v : views) one_by_one.join(v);
+      CHECK(at_once.entries() == one_by_one.entries());
+      CHECK(at_once.empty() == one_by_one.empty());
+      // The barrier: every participant gets the joined view, shared.
+      at_once.share();
+      for (View& v : views) v = at_once;
+    }
+  }
+}

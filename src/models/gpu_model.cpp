@@ -217,11 +217,14 @@ void GpuModel::fence(const ThreadRef& t, Scope scope) {
 
 void GpuModel::barrier(std::span<const ThreadRef> participants) {
   size_t drained = 0;
-  View joined;
+  thread_local std::vector<const View*> views; // kept: no allocation per barrier
+  views.clear();
   for (const ThreadRef& t : participants) {
     drained += drain_all(t.slot).size();
-    joined.join(view(t.slot));
+    views.push_back(&view(t.slot));
   }
+  View joined;
+  joined.join_all(views);
   joined.share(); // one view for every participant, not a copy each
   for (const ThreadRef& t : participants) view(t.slot) = joined;
   if (explaining())

@@ -83,6 +83,34 @@ void View::join(const View& other) {
   m_base.reset();
 }
 
+void View::join_all(std::span<const View* const> views) {
+  // Joins are pointwise maxima, so their order does not matter: the views with this one's
+  // base first, all at once, then any other one by one.
+  const auto first = std::find_if(views.begin(), views.end(), [](const View* v) { return !v->empty(); });
+  if (first == views.end()) return;
+  if (empty()) *this = **first;
+  const Entries* const base = m_base.get(); // this view's base before any join below changes it
+  thread_local Entries gathered;
+  gathered.assign(m_own.begin(), m_own.end());
+  bool any_gathered = false;
+  for (const View* v : views) {
+    if (v == this || v->m_base.get() != base || v->m_own.empty()) continue;
+    gathered.insert(gathered.end(), v->m_own.begin(), v->m_own.end());
+    any_gathered = true;
+  }
+  if (any_gathered) {
+    // Sorted by key, the largest index of a key first: the first of each key is its maximum.
+    std::sort(gathered.begin(), gathered.end(), [](const auto& a, const auto& b) {
+      return a.first != b.first ? a.first < b.first : a.second > b.second;
+    });
+    m_own.clear();
+    for (const auto& entry : gathered)
+      if (m_own.empty() || m_own.back().first != entry.first) m_own.push_back(entry);
+  }
+  for (const View* v : views)
+    if (v != this && v->m_base.get() != base) join(*v);
+}
+
 void View::share() {
   if (m_own.empty()) return;
   m_base = std::make_shared<const Entries>(entries());

@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -28,6 +29,11 @@ public:
   void raise(Location location, uint32_t index);
   /** Raises every entry to at least the other view's (pointwise maximum). */
   void join(const View& other);
+  /** join(*v) for every v in `views`, in time proportional to their own raises: the views
+   *  that share this one's base (a block's threads between two barriers) have their raises
+   *  gathered and sorted once, where joining them one by one merged each into a list that
+   *  grows with every participant (quadratic in the block's size; issue 12). */
+  void join_all(std::span<const View* const> views);
   /** Makes the whole view the shared base, so that copies of it share their entries. */
   void share();
   void clear() {
