@@ -243,6 +243,43 @@ __global__ void k(int* out) {
   }
 }
 
+TEST_CASE("bytecode: compound assignments to integer locals, each operator and width, as the AST does them",
+          "[bytecode]") {
+  // Opcode::CompoundSlotInteger (a local of its own computation type) and CompoundSlot (one
+  // that is promoted: char, short, unsigned char; bool; a float) side by side, wrapping and
+  // sign-extending; the last shift's count is out of range in thread 1 only, which the fast
+  // path leaves to compound_assign to report.
+  check_text(R"(
+//@ launch grid=1 block=2
+//@ arg out: long long[8] = zeros
+//@ observe out[0] out[1] out[2] out[3] out[4] out[5] out[6] out[7]
+__global__ void k(long long* out) {
+  int t = threadIdx.x;
+  int i = 2147483000 + t;
+  unsigned u = 4294967000u - t;
+  long long l = -9000000000000000000ll + t;
+  unsigned long long ul = 18000000000000000000ull;
+  char c = 120;
+  short h = -32000;
+  unsigned char b = 250;
+  bool f = false;
+  float x = 1.5f;
+  i += 1000; i -= -7; i *= 3; i &= 0x7ffff0ff; i |= 0x100; i ^= t; i <<= 3; i >>= 2;
+  u += 1000u; u -= 7u; u *= 5u; u &= 0xfffffff0u; u |= 1u; u ^= 3u; u <<= 4; u >>= 3;
+  l += -1000000000000000000ll; l -= 5; l *= 3; l ^= 0x55; l <<= 1; l >>= 7;
+  ul += 1000000000000000000ull; ul *= 3ull; ul >>= 5; ul <<= 60;
+  c += 100; h -= 1000; b += 10; b <<= 1; f |= t; x *= 3;
+  out[0 + t] = i + (long long)u;
+  out[2 + t] = l ^ (long long)ul;
+  out[4 + t] = c + h + b + f + (long long)x;
+  int s = 1;
+  s <<= 31 + t;
+  out[6 + t] = s;
+}
+)",
+             1);
+}
+
 TEST_CASE("bytecode: runtime errors and limits stop where the AST's do", "[bytecode]") {
   check_text(R"(
 //@ launch grid=1 block=2

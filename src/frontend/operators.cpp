@@ -76,7 +76,6 @@ Word floating_binary(BinaryOp op, Word a, Word b, const Type& type, ArithmeticEr
 Word integer_binary(BinaryOp op, Word a, Word b, const Type& type, const Type& rhs_type,
                     ArithmeticError& error) {
   const bool is_signed = type.is_signed();
-  const unsigned width = type.size() * 8;
   switch (op) {
   case BinaryOp::Divide:
   case BinaryOp::Remainder: {
@@ -93,20 +92,22 @@ Word integer_binary(BinaryOp op, Word a, Word b, const Type& type, const Type& r
     return canonical_word(op == BinaryOp::Divide ? a / b : a % b, type);
   }
   case BinaryOp::ShiftLeft:
-  case BinaryOp::ShiftRight: {
-    const int64_t count = rhs_type.is_signed() ? int64_t(b) : int64_t(b & 0x7fffffffffffffffull);
-    if (count < 0 || count >= int64_t(width)) {
-      error = ArithmeticError::ShiftOutOfRange;
-      return 0;
-    }
-    if (op == BinaryOp::ShiftLeft) return canonical_word(a << count, type);
-    return canonical_word(is_signed ? Word(int64_t(a) >> count) : (a >> count), type);
-  }
+  case BinaryOp::ShiftRight: return integer_shift(op, a, b, type, rhs_type, error);
   default: error = ArithmeticError::NotArithmetic; return 0;
   }
 }
 
 } // namespace
+
+Word integer_shift(BinaryOp op, Word a, Word b, const Type& type, const Type& rhs_type, ArithmeticError& error) {
+  const int64_t count = rhs_type.is_signed() ? int64_t(b) : int64_t(b & 0x7fffffffffffffffull);
+  if (count < 0 || count >= int64_t(type.size() * 8)) {
+    error = ArithmeticError::ShiftOutOfRange;
+    return 0;
+  }
+  if (op == BinaryOp::ShiftLeft) return canonical_word(a << count, type);
+  return canonical_word(type.is_signed() ? Word(int64_t(a) >> count) : (a >> count), type);
+}
 
 Word apply_unary(UnaryOp op, Word operand, const Type& type, const Type& result_type) {
   switch (op) {

@@ -50,6 +50,9 @@ enum class Opcode : uint8_t {
   IncrementSlot,   ///< `node` (++/-- on slot `arg`, observed `variable`): push its value
   IncrementMemory, ///< pop a pointer: `node` (++/--) on it, push its value
   CompoundSlot,    ///< pop the right operand: `node` (op=) on slot `arg`, push the result
+  /** CompoundSlot where the slot's integer type `type` is the computation type and BinaryOp
+   *  `imm` is a plain operator or a shift (its right operand of `type2`): no conversions */
+  CompoundSlotInteger,
   CompoundMemory,  ///< pop a pointer, then the right operand: `node` (op=) there, push the result
   Jump,         ///< to `arg`
   JumpIfFalse,  ///< pop; to `arg` if false as `type`

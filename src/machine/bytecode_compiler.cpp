@@ -15,6 +15,18 @@ namespace fencelab {
 
 namespace {
 
+/** A compound assignment `x op= v` whose conversions (Interpreter::compound_result: x to the
+ *  computation type and back) are the identity: x an integer (not bool) of the computation
+ *  type, op a plain integer operator or a shift. Its result is then apply_binary's for op,
+ *  without the dispatch (Opcode::CompoundSlotInteger). */
+bool integer_compound_in_own_type(const Assign& a) {
+  const Type& lt = a.lhs->type;
+  const BinaryOp op = *a.compound;
+  return !lt.is_pointer() && lt.is_integer() && lt.scalar != ScalarType::Bool &&
+         lt.same_unqualified(a.computation_type) &&
+         (is_plain_integer_operator(op) || op == BinaryOp::ShiftLeft || op == BinaryOp::ShiftRight);
+}
+
 /** A jump target not yet known: the instruction and which of its fields gets it. */
 struct Fixup {
   size_t instruction;
@@ -191,7 +203,14 @@ private:
       value(*a.rhs);
       const Lvalue lv = place_on_stack(*a.lhs);
       switch (lv.place) {
-      case Place::Slot: emit({.op = Opcode::CompoundSlot, .arg = lv.slot, .node = &e, .variable = lv.variable}); return true;
+      case Place::Slot:
+        if (integer_compound_in_own_type(a)) {
+          emit({.op = Opcode::CompoundSlotInteger, .arg = lv.slot, .imm = uint64_t(*a.compound), .node = &e,
+                .type = &a.computation_type, .type2 = &a.rhs->type, .variable = lv.variable});
+          return true;
+        }
+        emit({.op = Opcode::CompoundSlot, .arg = lv.slot, .node = &e, .variable = lv.variable});
+        return true;
       case Place::Memory: emit({.op = Opcode::CompoundMemory, .node = &e}, -1); return true;
       default: return false;
       }

@@ -28,6 +28,11 @@ Word apply_unary(UnaryOp op, Word operand, const Type& type, const Type& result_
 Word apply_binary(BinaryOp op, Word lhs, Word rhs, const Type& operand_type, const Type& rhs_type,
                   const Type& result_type, ArithmeticError& error);
 
+/** << or >> on an integer `a` of `type` by `b` of `rhs_type`: apply_binary's path for shifts,
+ *  before its conversion to the result type. Sets `error` (ShiftOutOfRange) and returns 0 where
+ *  the count is negative or not below the width (C++ [expr.shift]). */
+Word integer_shift(BinaryOp op, Word a, Word b, const Type& type, const Type& rhs_type, ArithmeticError& error);
+
 /** The operators that apply_binary computes on integers without a possible error: the
  *  comparisons, +, -, *, &, | and ^. */
 constexpr bool is_plain_integer_operator(BinaryOp op) {
