@@ -8,8 +8,9 @@ namespace fencelab {
 namespace {
 
 /** The entrywise maximum of two chunks, sharing one of them where it already is that maximum. */
-boost::local_shared_ptr<const std::vector<uint32_t>> max_of(const boost::local_shared_ptr<const std::vector<uint32_t>>& a,
-                                                    const boost::local_shared_ptr<const std::vector<uint32_t>>& b) {
+using SharedChunk = boost::local_shared_ptr<const std::vector<uint32_t>>;
+
+SharedChunk max_of(const SharedChunk& a, const SharedChunk& b) {
   if (a == b) return a;
   bool a_covers = true, b_covers = true;
   for (size_t i = 0; i < a->size(); ++i) {

@@ -205,23 +205,22 @@ bool Interpreter::execute(const CompiledFunction& function, Word* stack, uint32_
       break;
     }
     case Opcode::CompoundSlotInteger: {
-      // compound_assign's steps on the slot (compound_result's conversions, the identity
-      // here, and apply_binary's path for the operator), or, on a shift count out of range,
-      // compound_assign itself, which reports it.
+      // compound_assign's steps on the slot: compound_result's conversion of the slot to the
+      // computation type, its own (convert_word from an integer `type` to itself), then
+      // apply_binary's path for the operator, whose result is canonical already, so the
+      // conversion back is the identity. On a shift count out of range, compound_assign
+      // itself, which reports it.
       const Type& type = *i.type;
       const BinaryOp op = BinaryOp(i.imm);
-      // convert_word from `type` to itself, an integer that is not bool.
-      const auto canonical = [&](Word w) { return extend_integer(w, scalar_size(type.scalar), scalar_is_signed(type.scalar)); };
-      const Word old = canonical(t.slots[base + i.arg]);
+      const Word old = extend_integer(t.slots[base + i.arg], scalar_size(type.scalar), scalar_is_signed(type.scalar));
       ArithmeticError error = ArithmeticError::None;
-      const Word r = is_plain_integer_operator(op) ? plain_integer_operation(op, old, sp[-1], type, type)
-                                                   : canonical(integer_shift(op, old, sp[-1], type, *i.type2, error));
+      const Word updated = is_plain_integer_operator(op) ? plain_integer_operation(op, old, sp[-1], type, type)
+                                                         : integer_shift(op, old, sp[-1], type, *i.type2, error);
       if (error != ArithmeticError::None) {
         const Assign& a = as<Assign>(*i.node);
         sp[-1] = compound_assign(a, LValue{true, base + i.arg, 0, a.lhs->type, i.variable}, sp[-1]);
         break;
       }
-      const Word updated = canonical(r);
       t.slots[base + i.arg] = updated;
       if (i.variable != nullptr) m.record_observed_local(t, *i.variable, updated);
       sp[-1] = updated;

@@ -444,8 +444,8 @@ struct Machine::Impl final : FootprintSink {
    */
   void prefetch_predicted_picks(uint32_t options, uint32_t model_steps, uint32_t running) const;
   /** The start of the buffers a resumption reads and writes: slots, frames (not a stackless
-   *  thread's), the read snapshot's words. Their addresses are in the SimThread, so this comes a resumption after
-   *  prefetch_resumption, whose prefetch of the SimThread has landed by then. */
+   *  thread's), the read snapshot's words. Their addresses are in the SimThread, so this comes
+   *  a resumption after prefetch_resumption, whose prefetch of the SimThread has landed by then. */
   void prefetch_buffers(const SimThread& thread) const;
   /** Before the i-th of `count` resumptions in a row, the j-th of which resumes the thread in
    *  slot `slot_at(j)`: prefetch_resumption kPrefetchAhead ahead, prefetch_buffers one ahead. */

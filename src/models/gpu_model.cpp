@@ -217,14 +217,13 @@ void GpuModel::fence(const ThreadRef& t, Scope scope) {
 
 void GpuModel::barrier(std::span<const ThreadRef> participants) {
   size_t drained = 0;
-  thread_local std::vector<const View*> views; // kept: no allocation per barrier
-  views.clear();
+  m_barrier_views.clear();
   for (const ThreadRef& t : participants) {
     drained += drain_all(t.slot).size();
-    views.push_back(&view(t.slot));
+    m_barrier_views.push_back(&view(t.slot));
   }
   View joined;
-  joined.join_all(views);
+  joined.join_all(m_barrier_views);
   joined.share(); // one view for every participant, not a copy each
   for (const ThreadRef& t : participants) view(t.slot) = joined;
   if (explaining())

@@ -122,6 +122,7 @@ private:
   View m_system_view;
   std::vector<std::string> m_explanations; ///< by thread slot, when explaining
   std::string m_barrier_explanation;
+  std::vector<const View*> m_barrier_views; ///< barrier's participants' views (kept: no allocation per barrier)
 };
 
 } // namespace fencelab
