@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <map>
+#include <random>
 
 using namespace fencelab;
 using namespace fencelab::testing;
@@ -222,6 +223,22 @@ TEST_CASE("a text report shows a short token whole and cuts a long one", "[repla
   CHECK(shown.find(fmt::format("a token of {} characters, 5000 decisions: --json prints it whole",
                                long_token.encode().size())) != std::string::npos);
   CHECK(shown.rfind(long_token.encode().substr(0, ReplayToken::kDisplayLimit / 2), 0) == 0);
+
+  // The length a cut token reports is counted, not built: it must be the encoding's, whatever
+  // its choices (one character, {N} of every width, runs of two, runs of 3 to thousands).
+  std::mt19937 random(12);
+  for (int round = 0; round < 200; ++round) {
+    std::vector<uint32_t> choices;
+    while (ReplayToken{"sc", choices}.encode().size() < 3 * ReplayToken::kDisplayLimit) {
+      const uint32_t widths[] = {9, 35, 36, 99, 1000, 100000, 4000000000u};
+      const uint32_t choice = uint32_t(random() % (uint64_t(widths[random() % 7]) + 1));
+      const uint32_t repeats[] = {1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 3, 9, 10, 11, 99, 100, 1234};
+      choices.insert(choices.end(), repeats[random() % 18], choice);
+    }
+    const ReplayToken token{"sc", choices};
+    INFO("round " << round);
+    CHECK(token.display().find(fmt::format("a token of {} characters,", token.encode().size())) != std::string::npos);
+  }
 }
 
 TEST_CASE("replay tokens round-trip", "[replay]") {

@@ -39,6 +39,15 @@ void append_choice(TokenText& out, uint32_t choice) {
   else append_number(out, '{', choice, '}');
 }
 
+/** How many characters append_number writes for `value`. */
+size_t number_length(uint64_t value) {
+  size_t digits = 1;
+  for (; value >= 10; value /= 10) ++digits;
+  return digits + 2;
+}
+
+size_t choice_length(uint32_t choice) { return choice < 36 ? 1 : number_length(choice); }
+
 void encode_into(const ReplayToken& token, TokenText& out) {
   const std::string head = token.model + (token.awaits ? "+awaits:" : ":");
   out.append(head.data(), head.size());
@@ -46,6 +55,12 @@ void encode_into(const ReplayToken& token, TokenText& out) {
   for (size_t i = 0; i < choices.size();) {
     size_t run = 1;
     while (i + run < choices.size() && choices[i + run] == choices[i]) ++run;
+    if (out.text.size() >= out.keep) {
+      // Only counted from here on (display): the same lengths as the appends below.
+      out.size += choice_length(choices[i]) * (run == 2 ? 2 : 1) + (run >= 3 ? number_length(run) : 0);
+      i += run;
+      continue;
+    }
     append_choice(out, choices[i]);
     if (run >= 3) {
       append_number(out, '[', run, ']');
