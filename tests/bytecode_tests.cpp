@@ -278,6 +278,83 @@ __global__ void k(long long* out) {
 }
 )",
              1);
+  // Statements `x op= constant` (Opcode::CompoundSlotConst), counts at either end of the
+  // range; then a constant count out of range, which is left to compound_assign to report.
+  check_text(R"(
+//@ launch grid=1 block=2
+//@ arg out: long long[6] = zeros
+//@ observe out[0] out[1] out[2] out[3] out[4] out[5]
+__global__ void k(long long* out) {
+  int t = threadIdx.x;
+  int i = -5 - t;
+  unsigned u = 3000000000u + t;
+  long long l = -3 - t;
+  unsigned long long ul = 7 + t;
+  i >>= 1; i <<= 31; i >>= 31; i += 2147483647; i ^= 12345; i -= 3; i *= -7;
+  u >>= 31; u <<= 0; u += 4294967295u; u *= 3u; u |= 8u; u &= 0xffu;
+  l >>= 63; l <<= 62; l >>= 1; l *= 5; l += 9223372036854775807ll;
+  ul <<= 63; ul >>= 62; ul -= 5; ul ^= 1;
+  out[0 + t] = i + (long long)u;
+  out[2 + t] = l ^ (long long)ul;
+  int j = 3 + t;
+  j <<= 30; // the last operation on j: its word must be canonical as it stands
+  out[4 + t] = (long long)j + (j < 0 ? 1000 : 0);
+}
+)",
+             1);
+  check_text(R"(
+//@ launch grid=1 block=2
+//@ arg out: int[2] = zeros
+//@ observe out[0] out[1]
+__global__ void k(int* out) {
+  unsigned w = 1u;
+  out[threadIdx.x] = 1;
+  if (threadIdx.x == 1) w <<= 32u;
+  out[threadIdx.x] = w;
+}
+)",
+             1);
+}
+
+TEST_CASE("bytecode: comparisons of locals as conditions, each operator, signedness and width, as the AST "
+          "does them",
+          "[bytecode]") {
+  // Opcode::CompareJump and CompareJumpConst (a local against a local or a constant) in every
+  // place a condition jumps: if (jumps when false), do-while, && and || (when true or false),
+  // ?: and for; signed and unsigned words that order differently (-1 against 1u), each width.
+  // Each thread sets one bit per condition that held.
+  check_text(R"(
+//@ launch grid=1 block=4
+//@ arg out: unsigned long long[16] = zeros
+//@ observe out[0] out[1] out[2] out[3] out[4] out[5] out[6] out[7] out[8] out[9] out[10] out[11]
+__global__ void k(unsigned long long* out) {
+  int t = threadIdx.x;
+  int a = t - 2, b = 1;
+  unsigned u = t * 2147483648u, v = 1u;
+  long long l = -4294967296ll + t * 4294967296ll, m = 0;
+  unsigned long long p = t * 9223372036854775808ull, q = 5;
+  char c = t - 1;
+  unsigned long long bits = 0, more = 0;
+  if (a < b) bits |= 1; if (a <= b) bits |= 2; if (a > b) bits |= 4; if (a >= b) bits |= 8;
+  if (a == b) bits |= 16; if (a != b) bits |= 32; if (a < 0) bits |= 64; if (a >= -1) bits |= 128;
+  if (u < v) bits |= 256; if (u > v) bits |= 512; if (u <= 2147483648u) bits |= 1024; if (u != 0u) bits |= 2048;
+  if (l < m) bits |= 4096; if (l > m) bits |= 8192; if (l == 0) bits |= 16384; if (l >= -4294967296ll) bits |= 32768;
+  if (p < q) bits |= 65536; if (p > q) bits |= 131072; if (p == 9223372036854775808ull) bits |= 262144;
+  if (c < 1) bits |= 524288; if (c == -1) bits |= 1048576;
+  if (a < b && u > v) more |= 1; if (a > b || l < m) more |= 2; if (a == b || p != q) more |= 4;
+  if (!(a < b) && !(l >= m)) more |= 8;
+  more |= (a <= b ? 16 : 32) | (u >= v ? 64 : 128) | (p < q ? 256 : 512);
+  int n = 0;
+  do { n++; } while (n < b + 3);
+  for (int i = a; i < 3; i++) n += 10;
+  for (unsigned j = 0; j != u / 1073741824u; j++) n += 100;
+  while (m > l) { m -= 4294967296ll; n += 1000; }
+  out[t] = bits;
+  out[4 + t] = more;
+  out[8 + t] = n;
+}
+)",
+             1);
 }
 
 TEST_CASE("bytecode: runtime errors and limits stop where the AST's do", "[bytecode]") {

@@ -53,10 +53,21 @@ enum class Opcode : uint8_t {
   /** CompoundSlot where the slot's integer type `type` is the computation type and BinaryOp
    *  `imm` is a plain operator or a shift (its right operand of `type2`): no conversions */
   CompoundSlotInteger,
+  /** CompoundSlotInteger as a statement whose right operand is the constant `imm` (a shift's
+   *  count, in range: checked when compiled), BinaryOp `arg2`: nothing pushed */
+  CompoundSlotConst,
   CompoundMemory,  ///< pop a pointer, then the right operand: `node` (op=) there, push the result
   Jump,         ///< to `arg`
-  JumpIfFalse,  ///< pop; to `arg` if false as `type`
-  JumpIfTrue,   ///< pop; to `arg` if true as `type`
+  JumpIfFalse,  ///< pop; to `arg` if false as `type` (a floating type)
+  JumpIfTrue,   ///< pop; to `arg` if true as `type` (a floating type)
+  JumpIfZero,   ///< JumpIfFalse where `type` is not floating: false is the word 0
+  JumpIfNonZero, ///< JumpIfTrue where `type` is not floating
+  /** A condition `a op b` on two integer locals, or a local and a constant, and the jump on
+   *  its truth, in one: to `arg` if slot `arg2` compares to slot `imm` as `compare` says
+   *  (CompareJumpConst: to the constant `imm`). What Slot, Slot or Const, IntegerBinary (a
+   *  comparison) and JumpIfZero or JumpIfNonZero compute, without the stack. */
+  CompareJump,
+  CompareJumpConst,
   Call,         ///< pop `arg` arguments, call `function` (`node` the Call), push its result
   Barrier,      ///< __syncthreads and its _count/_and/_or forms (`node` the Call): pop the
                 ///< predicate if `arg` is 1 (of `type`), wait at the block's barrier, push the
@@ -66,9 +77,49 @@ enum class Opcode : uint8_t {
                 ///< `imm`, a return leaves the function
   Discarded,    ///< the builtin call `node` is a statement: its value is discarded
   Step,         ///< one private statement at `statement`'s range (Machine::Impl::count_local_step)
+  /** Step, where the next instruction is a Step too: both, where neither reaches a check of
+   *  count_local_step (then it skips the next); else only its own, as Step */
+  StepTwice,
   Return,       ///< pop the return value and leave the function
   Leave,        ///< leave the function, its return value as it is (the end of its body)
 };
+
+/** CompareJump's comparison of two canonical integer words: the operator, and whether they
+ *  compare as signed (kSignedCompare) or unsigned. */
+enum class Comparison : uint8_t { Less, LessEqual, Greater, GreaterEqual, Equal, NotEqual };
+constexpr uint8_t kSignedCompare = 0x80;
+
+/** The comparison that holds exactly where `c` does not. */
+constexpr Comparison negated(Comparison c) {
+  switch (c) {
+  case Comparison::Less: return Comparison::GreaterEqual;
+  case Comparison::LessEqual: return Comparison::Greater;
+  case Comparison::Greater: return Comparison::LessEqual;
+  case Comparison::GreaterEqual: return Comparison::Less;
+  case Comparison::Equal: return Comparison::NotEqual;
+  case Comparison::NotEqual: return Comparison::Equal;
+  }
+  return c;
+}
+
+/** `a c b` for CompareJump's `compare` (plain_integer_operation's comparisons: signed types
+ *  compare their words as int64_t, others as uint64_t; flipping the sign bit turns the signed
+ *  order into the unsigned one). */
+inline bool compare_words(uint8_t compare, uint64_t a, uint64_t b) {
+  if (compare & kSignedCompare) {
+    a ^= uint64_t{1} << 63;
+    b ^= uint64_t{1} << 63;
+  }
+  switch (Comparison(compare & ~kSignedCompare)) {
+  case Comparison::Less: return a < b;
+  case Comparison::LessEqual: return a <= b;
+  case Comparison::Greater: return a > b;
+  case Comparison::GreaterEqual: return a >= b;
+  case Comparison::Equal: return a == b;
+  case Comparison::NotEqual: return a != b;
+  }
+  return false;
+}
 
 /** Store, StoreAt and LoadAt: the flags in `arg`. */
 constexpr uint32_t kKeepValue = 1;
@@ -92,7 +143,9 @@ struct CompiledFunction;
 
 struct Instr {
   Opcode op;
+  uint8_t compare = 0; ///< CompareJump: a Comparison, with kSignedCompare
   uint32_t arg = 0;
+  uint32_t arg2 = 0;
   uint64_t imm = 0;
   const Expr* node = nullptr;
   const Stmt* statement = nullptr;

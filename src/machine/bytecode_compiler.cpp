@@ -42,6 +42,9 @@ public:
   bool compile(const FunctionDecl& function) {
     statement(*function.body);
     emit({.op = Opcode::Leave});
+    // A jump to the second of two Steps runs it alone; every other way in runs both.
+    for (size_t i = 0; i + 1 < m_code.size(); ++i)
+      if (m_code[i].op == Opcode::Step && m_code[i + 1].op == Opcode::Step) m_code[i].op = Opcode::StepTwice;
     return m_max_depth <= Bytecode::kMaxStack;
   }
 
@@ -109,14 +112,92 @@ private:
       m_code.resize(mark);
       m_depth = depth;
     }
+    const size_t mark = here();
     value(e);
+    if (const std::optional<Instr> fused = compound_with_constant(mark)) {
+      m_code.resize(mark);
+      emit(*fused, -1);
+      return;
+    }
     emit({.op = Opcode::Pop}, -1);
+  }
+
+  /** The CompoundSlotConst that does what the code from `mark` (an expression statement) and
+   *  its Pop do, where that code is `x op= c` on an integer local of its own computation type
+   *  (Const, CompoundSlotInteger) and a shift's count c is in range: computed as apply_binary
+   *  would, it cannot fail. */
+  std::optional<Instr> compound_with_constant(size_t mark) const {
+    if (here() - mark != 2 || m_code[mark].op != Opcode::Const || m_code[mark + 1].op != Opcode::CompoundSlotInteger)
+      return std::nullopt;
+    const Instr& constant = m_code[mark];
+    const Instr& compound = m_code[mark + 1];
+    const BinaryOp op = BinaryOp(compound.imm);
+    if (!is_plain_integer_operator(op)) {
+      ArithmeticError error = ArithmeticError::None;
+      integer_shift(op, 0, constant.imm, *compound.type, *compound.type2, error);
+      if (error != ArithmeticError::None) return std::nullopt;
+    }
+    Instr fused = compound;
+    fused.op = Opcode::CompoundSlotConst;
+    fused.arg2 = uint32_t(op);
+    fused.imm = constant.imm;
+    return fused;
+  }
+
+  /** Converts the value compiled from `mark` from `from` to `to`: a constant is converted now
+   *  (convert_word is a function of the word and the types alone). */
+  void convert(size_t mark, const Type& from, const Type& to) {
+    if (here() - mark == 1 && m_code[mark].op == Opcode::Const) {
+      m_code[mark].imm = convert_word(m_code[mark].imm, from, to);
+      return;
+    }
+    emit({.op = Opcode::Convert, .type = &from, .type2 = &to});
   }
 
   /** `e` as a condition: pushes its value, then jumps as its truth says (to be patched). */
   size_t branch(const Expr& e, bool if_true) {
+    const size_t mark = here();
     value(e);
-    return emit({.op = if_true ? Opcode::JumpIfTrue : Opcode::JumpIfFalse, .type = &e.type}, -1);
+    if (const std::optional<Instr> fused = compare_and_jump(e, mark, if_true)) {
+      m_code.resize(mark);
+      return emit(*fused, -1);
+    }
+    const Opcode op = e.type.is_floating() ? (if_true ? Opcode::JumpIfTrue : Opcode::JumpIfFalse)
+                                           : (if_true ? Opcode::JumpIfNonZero : Opcode::JumpIfZero);
+    return emit({.op = op, .type = &e.type}, -1);
+  }
+
+  /** The CompareJump that does what the code from `mark` (condition `e`) and a jump on its
+   *  truth do, where that code is one comparison of integers on a local and a local or a
+   *  constant: Slot, Slot or Const, IntegerBinary. Nothing jumps into that code (it is one
+   *  expression's, compiled just now), so it can be replaced whole. */
+  std::optional<Instr> compare_and_jump(const Expr& e, size_t mark, bool if_true) const {
+    if (here() - mark != 3 || e.type.is_floating()) return std::nullopt;
+    const Instr& left = m_code[mark];
+    const Instr& right = m_code[mark + 1];
+    const Instr& operation = m_code[mark + 2];
+    if (left.op != Opcode::Slot || (right.op != Opcode::Slot && right.op != Opcode::Const) ||
+        operation.op != Opcode::IntegerBinary)
+      return std::nullopt;
+    std::optional<Comparison> comparison;
+    switch (BinaryOp(operation.arg)) {
+    case BinaryOp::Less: comparison = Comparison::Less; break;
+    case BinaryOp::LessEqual: comparison = Comparison::LessEqual; break;
+    case BinaryOp::Greater: comparison = Comparison::Greater; break;
+    case BinaryOp::GreaterEqual: comparison = Comparison::GreaterEqual; break;
+    case BinaryOp::Equal: comparison = Comparison::Equal; break;
+    case BinaryOp::NotEqual: comparison = Comparison::NotEqual; break;
+    default: return std::nullopt;
+    }
+    // The comparison yields 1 or 0, true or false as any non-floating type: JumpIfZero jumps
+    // where it does not hold.
+    if (!if_true) comparison = negated(*comparison);
+    const bool is_signed = scalar_is_signed(operation.type->scalar);
+    return Instr{.op = right.op == Opcode::Slot ? Opcode::CompareJump : Opcode::CompareJumpConst,
+                 .compare = uint8_t(uint8_t(*comparison) | (is_signed ? kSignedCompare : 0)),
+                 .arg2 = left.arg,
+                 .imm = right.op == Opcode::Slot ? right.arg : right.imm,
+                 .node = &e};
   }
 
   /** Emits the address code of lvalue `e` (none for a slot or a global). Mirrors
@@ -251,8 +332,9 @@ private:
     }
     case ExprKind::Cast: {
       const Cast& c = as<Cast>(e);
+      const size_t mark = here();
       value(*c.operand);
-      emit({.op = Opcode::Convert, .type = &c.operand->type, .type2 = &c.type});
+      convert(mark, c.operand->type, c.type);
       return true;
     }
     case ExprKind::InitList: return false;
@@ -388,8 +470,9 @@ private:
         emit({.op = Opcode::SetSlot, .arg = v->slot}, -1);
         continue;
       }
+      const size_t mark = here();
       value(*v->initializer);
-      emit({.op = Opcode::Convert, .type = &v->initializer->type, .type2 = &v->type});
+      convert(mark, v->initializer->type, v->type);
       const std::optional<uint32_t> item = m_queries.observed_item(*v);
       emit({.op = Opcode::SetSlot, .arg = v->slot, .imm = item.value_or(0), .variable = item ? v.get() : nullptr}, -1);
     }

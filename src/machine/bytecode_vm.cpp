@@ -226,6 +226,23 @@ bool Interpreter::execute(const CompiledFunction& function, Word* stack, uint32_
       sp[-1] = updated;
       break;
     }
+    case Opcode::CompoundSlotConst: {
+      // CompoundSlotInteger's steps with the count known to be in range: integer_shift's
+      // shifts (canonical_word of an integer type is extend_integer), or
+      // plain_integer_operation.
+      const Type& type = *i.type;
+      const uint32_t size = scalar_size(type.scalar);
+      const bool is_signed = scalar_is_signed(type.scalar);
+      const BinaryOp op = BinaryOp(i.arg2);
+      const Word old = extend_integer(t.slots[base + i.arg], size, is_signed);
+      const Word count = i.imm & 0x3f; // in range: below the type's width
+      const Word updated = op == BinaryOp::ShiftLeft  ? extend_integer(old << count, size, is_signed)
+                           : op == BinaryOp::ShiftRight ? extend_integer(is_signed ? Word(int64_t(old) >> count) : old >> count, size, is_signed)
+                                                        : plain_integer_operation(op, old, i.imm, type, type);
+      t.slots[base + i.arg] = updated;
+      if (i.variable != nullptr) m.record_observed_local(t, *i.variable, updated);
+      break;
+    }
     case Opcode::CompoundMemory: {
       const Assign& a = as<Assign>(*i.node);
       if constexpr (kStackless) {
@@ -246,6 +263,18 @@ bool Interpreter::execute(const CompiledFunction& function, Word* stack, uint32_
       break;
     case Opcode::JumpIfTrue:
       if (word_is_true(*--sp, *i.type)) pc = code + i.arg;
+      break;
+    case Opcode::JumpIfZero:
+      if (*--sp == 0) pc = code + i.arg;
+      break;
+    case Opcode::JumpIfNonZero:
+      if (*--sp != 0) pc = code + i.arg;
+      break;
+    case Opcode::CompareJump:
+      if (compare_words(i.compare, t.slots[base + i.arg2], t.slots[base + i.imm])) pc = code + i.arg;
+      break;
+    case Opcode::CompareJumpConst:
+      if (compare_words(i.compare, t.slots[base + i.arg2], i.imm)) pc = code + i.arg;
       break;
     case Opcode::Call: {
       // Not in a self-contained function (CompiledFunction::self_contained), the only kind a
@@ -294,6 +323,10 @@ bool Interpreter::execute(const CompiledFunction& function, Word* stack, uint32_
     }
     case Opcode::Discarded: t.discarded_value = i.node; break;
     case Opcode::Step: m.count_local_step(t, i.statement->range); break;
+    case Opcode::StepTwice:
+      if (!m.count_two_local_steps(t)) m.count_local_step(t, i.statement->range);
+      else ++pc;
+      break;
     case Opcode::Return: t.return_value = *--sp; return true;
     case Opcode::Leave: return true;
     }

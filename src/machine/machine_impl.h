@@ -610,6 +610,13 @@ struct Machine::Impl final : FootprintSink {
     if (++thread.local_steps >= kLoopCheckFrom || thread.local_steps > options.max_local_steps)
       check_local_loop(thread, range);
   }
+  /** Two local steps at once, where neither would call check_local_loop (false: none counted;
+   *  the caller counts them one by one). */
+  bool count_two_local_steps(SimThread& thread) const {
+    if (thread.local_steps + 2 >= kLoopCheckFrom || thread.local_steps + 2 > options.max_local_steps) return false;
+    thread.local_steps += 2;
+    return true;
+  }
   static constexpr uint64_t kLoopCheckFrom = 1024;
   void check_local_loop(SimThread& thread, SourceRange range);
   /** Whether the thread's private state (frames, slots, local arrays) equals `s`'s. */

@@ -1,6 +1,7 @@
 #include "view.h"
 
 #include <algorithm>
+#include <boost/smart_ptr/make_local_shared.hpp>
 
 namespace fencelab {
 
@@ -113,7 +114,7 @@ void View::join_all(std::span<const View* const> views) {
 
 void View::share() {
   if (m_own.empty()) return;
-  m_base = std::make_shared<const Entries>(entries());
+  m_base = boost::make_local_shared<const Entries>(entries());
   m_own.clear();
 }
 

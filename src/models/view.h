@@ -7,12 +7,17 @@
 // (a pointer each) and each collects only what it reads afterwards, so the next barrier joins
 // the participants' small deltas onto the common base instead of merging and copying every
 // thread's full view (a block of 256 threads copied 256 full views per barrier; issue 12).
+//
+// The base's sharing count is not atomic (boost::local_shared_ptr): a view belongs to one
+// model, and a model to one search job (`run --jobs` creates a model per job). A barrier
+// hands the joined base to every participant, releasing each one's old base: with
+// std::shared_ptr that was two locked read-modify-writes per participant.
 #pragma once
 
 #include "fencelab/machine/location.h"
 
+#include <boost/smart_ptr/local_shared_ptr.hpp>
 #include <cstdint>
-#include <memory>
 #include <span>
 #include <utility>
 #include <vector>
@@ -45,7 +50,7 @@ public:
   Entries entries() const;
 
 private:
-  std::shared_ptr<const Entries> m_base; ///< null: empty
+  boost::local_shared_ptr<const Entries> m_base; ///< null: empty
   Entries m_own;                         ///< raises above the base
 };
 
