@@ -46,7 +46,8 @@ enum class Opcode : uint8_t {
   Binary,       ///< pop b, a: push `node`'s binary operator on them (arithmetic or pointers)
   IntegerBinary, ///< pop b, a: push BinaryOp(`arg`), a plain one, on integers of `type` as `type2`
   Convert,      ///< convert the top from `type` to `type2`
-  IndexAddress, ///< pop the index, then the base: push &base[index] (`node`, an Index)
+  IndexAddress, ///< pop the index, then the base: push &base[index] (`node`, an Index); `arg`
+                ///< 1: the index is an integer and `imm` the element's size
   IncrementSlot,   ///< `node` (++/-- on slot `arg`, observed `variable`): push its value
   IncrementMemory, ///< pop a pointer: `node` (++/--) on it, push its value
   CompoundSlot,    ///< pop the right operand: `node` (op=) on slot `arg`, push the result

@@ -221,7 +221,12 @@ private:
       const Index& ix = as<Index>(e);
       value(*ix.base);
       value(*ix.index);
-      emit({.op = Opcode::IndexAddress, .node = &e}, -1);
+      // An integer index's canonical word is its value (word_to_int), and the element's size
+      // is the base's static type's: both known now (Interpreter::pointer_add).
+      if (ix.base->type.is_pointer() && ix.index->type.is_integer() && !ix.index->type.is_pointer())
+        emit({.op = Opcode::IndexAddress, .arg = 1, .imm = ix.base->type.pointee().size(), .node = &e}, -1);
+      else
+        emit({.op = Opcode::IndexAddress, .node = &e}, -1);
       return {.place = Place::Memory};
     }
     case ExprKind::Unary:

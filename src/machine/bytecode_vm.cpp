@@ -178,8 +178,12 @@ bool Interpreter::execute(const CompiledFunction& function, Word* stack, uint32_
       break;
     case Opcode::Convert: sp[-1] = convert_word(sp[-1], *i.type, *i.type2); break;
     case Opcode::IndexAddress: {
-      const Index& ix = as<Index>(*i.node);
       --sp;
+      if (i.arg != 0) {
+        sp[-1] = offset_pointer(sp[-1], int64_t(sp[0]) * int64_t(i.imm));
+        break;
+      }
+      const Index& ix = as<Index>(*i.node);
       sp[-1] = pointer_add(sp[-1], ix.base->type, word_to_int(sp[0], ix.index->type));
       break;
     }

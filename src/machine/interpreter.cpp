@@ -13,10 +13,7 @@
 namespace fencelab {
 
 Word Interpreter::pointer_add(Word pointer, const Type& pointer_type, int64_t count) const {
-  PointerValue p = PointerValue::decode(pointer);
-  p.offset += count * int64_t(pointer_type.pointee().size());
-  if (p.kind == PointerKind::Null && p.offset == 0) return 0;
-  return p.encode();
+  return offset_pointer(pointer, count * int64_t(pointer_type.pointee().size()));
 }
 
 Word Interpreter::arithmetic(BinaryOp op, Word a, Word b, const Type& type, const Type& rhs_type,

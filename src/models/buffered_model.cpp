@@ -81,13 +81,8 @@ void BufferedModel::thread_start(const ThreadRef& t) {
 
 const std::vector<BufferedStore>& BufferedModel::drain_all(ThreadSlot slot) {
   m_drained.clear();
-  if (slot.value >= m_buffers.size()) return m_drained;
-  // Nothing buffered and no lane drained alone since the last drain_all (that list is kept only
-  // while footprints are recorded): nothing to do. An empty buffer's slot is not in
-  // m_nonempty, so note_maybe_empty would find nothing (a barrier drains every participant).
-  if (m_buffers[slot.value].empty() &&
-      (slot.value >= m_drained_alone.size() || m_drained_alone[slot.value].empty()))
-    return m_drained;
+  // An empty buffer's slot is not in m_nonempty, so note_maybe_empty would find nothing.
+  if (nothing_to_drain(slot)) return m_drained;
   edit_buffer(slot.value, [this](StoreBuffer& b) { b.take_all(m_drained); });
   for (const BufferedStore& store : m_drained) drained(slot.value, store, true);
   touch_emptied_lanes(slot.value);

@@ -35,6 +35,13 @@ protected:
   /** Drains the thread's whole buffer in program order; returns what drained (oldest first),
    *  valid until the next drain. */
   const std::vector<BufferedStore>& drain_all(ThreadSlot slot);
+  /** Whether drain_all(slot) would do nothing: nothing buffered, and no lane drained alone
+   *  since the last drain_all (that list is kept only while footprints are recorded). Inline,
+   *  for a barrier, which drains every participant. */
+  bool nothing_to_drain(ThreadSlot slot) const {
+    return (slot.value >= m_buffers.size() || m_buffers[slot.value].empty()) &&
+           (slot.value >= m_drained_alone.size() || m_drained_alone[slot.value].empty());
+  }
   /** Drains the thread's buffered stores to one location, in program order. */
   void drain_location(ThreadSlot slot, Location location);
   /** Stores other threads still hold for `location`, as "X=10 still sits in thread (0,0,0)'s

@@ -219,13 +219,13 @@ void GpuModel::barrier(std::span<const ThreadRef> participants) {
   size_t drained = 0;
   m_barrier_views.clear();
   for (const ThreadRef& t : participants) {
-    drained += drain_all(t.slot).size();
+    if (!nothing_to_drain(t.slot)) drained += drain_all(t.slot).size();
     m_barrier_views.push_back(&view(t.slot));
   }
   View joined;
   joined.join_all(m_barrier_views);
   joined.share(); // one view for every participant, not a copy each
-  for (const ThreadRef& t : participants) view(t.slot) = joined;
+  for (const ThreadRef& t : participants) view(t.slot).assign_shared(joined);
   if (explaining())
     m_barrier_explanation = fmt::format("drained {} buffered store{} and gave every participant the "
                                         "join of their views",

@@ -17,6 +17,7 @@
 #include "fencelab/machine/location.h"
 
 #include <boost/smart_ptr/local_shared_ptr.hpp>
+#include <cassert>
 #include <cstdint>
 #include <span>
 #include <utility>
@@ -41,6 +42,13 @@ public:
   void join_all(std::span<const View* const> views);
   /** Makes the whole view the shared base, so that copies of it share their entries. */
   void share();
+  /** Becomes a copy of `shared`, a view just shared (share): its base, no raises of its own
+   *  (whose memory is kept for the next ones). */
+  void assign_shared(const View& shared) {
+    assert(shared.m_own.empty());
+    m_base = shared.m_base;
+    m_own.clear();
+  }
   void clear() {
     m_base.reset();
     m_own.clear();

@@ -39,4 +39,11 @@ struct PointerValue {
   }
 };
 
+/** `pointer` moved by `bytes` (pointer arithmetic: the object stays, the offset moves). */
+inline Word offset_pointer(Word pointer, int64_t bytes) {
+  PointerValue p = PointerValue::decode(pointer);
+  p.offset += bytes;
+  return p.encode(); // a null pointer moved back to offset 0 is null again
+}
+
 } // namespace fencelab
