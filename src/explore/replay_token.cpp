@@ -39,10 +39,10 @@ void append_choice(TokenText& out, uint32_t choice) {
   else append_number(out, '{', choice, '}');
 }
 
-/** How many characters append_number writes for `value`. */
+/** How many characters append_number writes for `value`: its digits and the two brackets. */
 size_t number_length(uint64_t value) {
   size_t digits = 1;
-  for (; value >= 10; value /= 10) ++digits;
+  for (uint64_t bound = 10; digits < 20 && value >= bound; bound *= 10) ++digits; // 10^19 is the last bound that fits
   return digits + 2;
 }
 
