@@ -123,7 +123,8 @@ Word GpuModel::load(const ThreadRef& t, Location location, AccessMode) {
   touch(view_object(t.slot.value, location), true);
   View& v = view(t.slot);
   const uint32_t newest = m_histories.size(location) - 1;
-  uint32_t oldest = std::min(v.get(location), newest);
+  const uint32_t seen = v.get(location);
+  uint32_t oldest = std::min(seen, newest);
   if (m_last_loads.size() <= t.slot.value) m_last_loads.resize(t.slot.value + 1);
   auto& [last_location, last_index] = m_last_loads[t.slot.value];
   // A repeated read from an unchanged state must move on (the stutter rule, memory_model.h).
@@ -131,7 +132,7 @@ Word GpuModel::load(const ThreadRef& t, Location location, AccessMode) {
   const uint32_t options = newest - oldest + 1;
   const uint32_t back = options > 1 ? m_choices->choose(options, ChoiceKind::ReadFrom, 1) : 0;
   const uint32_t index = newest - back;
-  v.raise(location, index);
+  if (index > seen) v.raise(location, index); // else the view holds it already: raise would do nothing
   last_location = location;
   last_index = index;
   const HistoryEntry read = m_histories.entry(location, index);
