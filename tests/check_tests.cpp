@@ -227,11 +227,13 @@ __global__ void k() {
 // making room for its participants left dangling (a use after free that valgrind showed in
 // barrier_intra relaunched as 80 blocks of 64; under ASan this test fails on it). Each block's
 // thread 32 reads what its thread 0 wrote before the barrier: no race; without the barrier, one.
+// Blocks of 64 threads, and of 96: a size that is not a power of two splits a
+// thread's index by division, a power of two by shift and mask (split_thread_index).
 TEST_CASE("race detection in a grid of many small blocks: barriers order, their absence races",
           "[checkers][large]") {
-  auto findings = [](const char* barrier) {
-    const std::string text = std::string("#define BARRIER ") + barrier + R"(
-//@ launch grid=80 block=64
+  const char* launch = GENERATE("//@ launch grid=80 block=64", "//@ launch grid=80 block=96");
+  auto findings = [launch](const char* barrier) {
+    const std::string text = std::string("#define BARRIER ") + barrier + "\n" + launch + R"(
 //@ observe r[0] r[79]
 __device__ int x[80];
 __device__ int r[80];

@@ -71,8 +71,8 @@ uint32_t RaceDetector::index_of(ThreadId id) const {
 }
 
 ThreadId RaceDetector::thread_of(uint32_t index) const {
-  const uint32_t in_block = index % m_threads_per_block;
-  return ThreadId{index / m_threads_per_block, in_block / kWarpSize, in_block % kWarpSize};
+  const auto [block, in_block] = split_thread_index(index, m_threads_per_block);
+  return ThreadId{block, in_block / kWarpSize, in_block % kWarpSize};
 }
 
 uint32_t RaceDetector::site_of(const Event& event) {
@@ -104,9 +104,9 @@ void RaceDetector::prefetch_thread(ThreadId id) const {
     __builtin_prefetch(&m_dense_states[index]);
     __builtin_prefetch(&m_dense_epochs[index]);
   } else {
-    const uint32_t block = index / m_threads_per_block;
+    const auto [block, in_block] = split_thread_index(index, m_threads_per_block);
     const uint32_t* chunk = block == m_cached_block ? &m_cached_chunk : m_block_chunks.find(block);
-    if (chunk) __builtin_prefetch(&m_block_states[size_t(*chunk) * m_threads_per_block + index % m_threads_per_block]);
+    if (chunk) __builtin_prefetch(&m_block_states[size_t(*chunk) * m_threads_per_block + in_block]);
   }
 }
 
@@ -119,8 +119,8 @@ RaceDetector::ThreadState& RaceDetector::state_at(uint32_t index) {
     }
     return state;
   }
-  return m_block_states[size_t(chunk_of(index / m_threads_per_block)) * m_threads_per_block +
-                        index % m_threads_per_block];
+  const auto [block, in_block] = split_thread_index(index, m_threads_per_block);
+  return m_block_states[size_t(chunk_of(block)) * m_threads_per_block + in_block];
 }
 
 uint32_t RaceDetector::chunk_of(uint32_t block) {
@@ -168,8 +168,9 @@ void RaceDetector::forget_thread(ThreadId id) {
 void RaceDetector::acquire(VectorClock& into, const VectorClock& from, const Release& release, uint32_t self) const {
   into.join(from);
   if (release.thread == self) return; // its own entry is `own`, already past the fence
-  const std::pair<uint32_t, uint32_t> entry{release.thread % m_threads_per_block, release.clocks.own};
-  into.raise(release.thread / m_threads_per_block, std::span(&entry, 1), m_threads_per_block);
+  const auto [block, in_block] = split_thread_index(release.thread, m_threads_per_block);
+  const std::pair<uint32_t, uint32_t> entry{in_block, release.clocks.own};
+  into.raise(block, std::span(&entry, 1), m_threads_per_block);
 }
 
 std::string RaceDetector::location_name(uint32_t object, uint32_t index) const {
@@ -231,15 +232,16 @@ void RaceDetector::on_barrier(const Event& event) {
   ThreadState* const block_states =
       m_dense ? nullptr : &m_block_states[size_t(chunk_of(event.waiting.front().first.block)) * m_threads_per_block];
   const auto prefetch = [&](ThreadId id) {
-    if (block_states) __builtin_prefetch(&block_states[index_of(id) % m_threads_per_block]);
+    if (block_states) __builtin_prefetch(&block_states[id.warp * kWarpSize + id.lane]); // its index in the block
     else prefetch_thread(id);
   };
   for (size_t i = 0; i < std::min(kPrefetchAhead, event.waiting.size()); ++i) prefetch(event.waiting[i].first);
   for (size_t i = 0; i < event.waiting.size(); ++i) {
     if (i + kPrefetchAhead < event.waiting.size()) prefetch(event.waiting[i + kPrefetchAhead].first);
-    const uint32_t index = index_of(event.waiting[i].first);
-    m_barrier_states.push_back(block_states ? &block_states[index % m_threads_per_block] : &state_at(index));
-    m_barrier_owns.emplace_back(index % m_threads_per_block, m_barrier_states.back()->clocks.own);
+    const ThreadId id = event.waiting[i].first;
+    const uint32_t in_block = id.warp * kWarpSize + id.lane;
+    m_barrier_states.push_back(block_states ? &block_states[in_block] : &state_at(index_of(id)));
+    m_barrier_owns.emplace_back(in_block, m_barrier_states.back()->clocks.own);
   }
   Clocks joined = m_barrier_states.front()->clocks;
   for (const ThreadState* t : m_barrier_states) {
@@ -349,7 +351,8 @@ void RaceDetector::check_pair(const ThreadState& t, const ShadowAccess& earlier_
   const uint32_t earlier_thread = earlier_access.thread;
   const Site& earlier = m_sites[earlier_access.site];
   const Site& now = m_sites[now_access.site];
-  const uint32_t earlier_block = earlier_thread / m_threads_per_block, now_block = now_access.thread / m_threads_per_block;
+  const uint32_t earlier_block = split_thread_index(earlier_thread, m_threads_per_block).block;
+  const uint32_t now_block = split_thread_index(now_access.thread, m_threads_per_block).block;
   // Callers pass accesses of other threads only: `earlier.thread` is never `t`'s own entry.
   if (earlier_access.clock <= t.clocks.exact.get(earlier_thread, m_threads_per_block)) return; // happens-before
   const bool both_marked = earlier.mode != AccessMode::Plain && now.mode != AccessMode::Plain;

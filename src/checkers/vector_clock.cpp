@@ -47,10 +47,10 @@ bool VectorClock::covers_clock(const VectorClock& other) const {
 
 uint32_t VectorClock::get(uint32_t thread, uint32_t threads_per_block) const {
   if (!m_chunks) return 0;
-  const uint32_t block = thread / threads_per_block;
+  const auto [block, in_block] = split_thread_index(thread, threads_per_block);
   const auto it = std::lower_bound(m_chunks->begin(), m_chunks->end(), block,
                                    [](const Chunk& c, uint32_t b) { return c.block < b; });
-  return it != m_chunks->end() && it->block == block ? (*it->clocks)[thread % threads_per_block] : 0;
+  return it != m_chunks->end() && it->block == block ? (*it->clocks)[in_block] : 0;
 }
 
 void VectorClock::join_other(const VectorClock& other) {

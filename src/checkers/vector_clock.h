@@ -17,6 +17,7 @@
 // reduction, and each locked operation waits for the stores before it.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <boost/smart_ptr/local_shared_ptr.hpp>
 #include <span>
@@ -24,6 +25,21 @@
 #include <vector>
 
 namespace fencelab {
+
+/** A thread's index over the grid, split into its block and its index in the block. */
+struct ThreadIndexSplit {
+  uint32_t block;
+  uint32_t in_block;
+};
+
+/** Splits `index` by shift and mask where the block's size is a power of two (nearly every
+ *  launch), else by division: a division costs the latency of about twenty simple
+ *  instructions, and the detector splits an index at every access and barrier participant. */
+inline ThreadIndexSplit split_thread_index(uint32_t index, uint32_t threads_per_block) {
+  if (std::has_single_bit(threads_per_block))
+    return {index >> std::countr_zero(threads_per_block), index & (threads_per_block - 1)};
+  return {index / threads_per_block, index % threads_per_block};
+}
 
 class VectorClock {
 public:
