@@ -36,7 +36,8 @@ struct ThreadIndexSplit {
  *  launch), else by division: a division costs the latency of about twenty simple
  *  instructions, and the detector splits an index at every access and barrier participant. */
 inline ThreadIndexSplit split_thread_index(uint32_t index, uint32_t threads_per_block) {
-  if (std::has_single_bit(threads_per_block))
+  // Not std::has_single_bit: without -mpopcnt it calls libgcc's __popcountdi2.
+  if ((threads_per_block & (threads_per_block - 1)) == 0)
     return {index >> std::countr_zero(threads_per_block), index & (threads_per_block - 1)};
   return {index / threads_per_block, index % threads_per_block};
 }
