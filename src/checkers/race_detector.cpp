@@ -67,7 +67,7 @@ size_t RaceDetector::SiteHash::operator()(const Site& s) const noexcept {
 }
 
 uint32_t RaceDetector::index_of(ThreadId id) const {
-  return id.block * m_threads_per_block + id.warp * kWarpSize + id.lane;
+  return id.block * m_threads_per_block + id.index_in_block();
 }
 
 ThreadId RaceDetector::thread_of(uint32_t index) const {
@@ -232,14 +232,14 @@ void RaceDetector::on_barrier(const Event& event) {
   ThreadState* const block_states =
       m_dense ? nullptr : &m_block_states[size_t(chunk_of(event.waiting.front().first.block)) * m_threads_per_block];
   const auto prefetch = [&](ThreadId id) {
-    if (block_states) __builtin_prefetch(&block_states[id.warp * kWarpSize + id.lane]); // its index in the block
+    if (block_states) __builtin_prefetch(&block_states[id.index_in_block()]);
     else prefetch_thread(id);
   };
   for (size_t i = 0; i < std::min(kPrefetchAhead, event.waiting.size()); ++i) prefetch(event.waiting[i].first);
   for (size_t i = 0; i < event.waiting.size(); ++i) {
     if (i + kPrefetchAhead < event.waiting.size()) prefetch(event.waiting[i + kPrefetchAhead].first);
     const ThreadId id = event.waiting[i].first;
-    const uint32_t in_block = id.warp * kWarpSize + id.lane;
+    const uint32_t in_block = id.index_in_block();
     m_barrier_states.push_back(block_states ? &block_states[in_block] : &state_at(index_of(id)));
     m_barrier_owns.emplace_back(in_block, m_barrier_states.back()->clocks.own);
   }

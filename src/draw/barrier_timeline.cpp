@@ -61,14 +61,14 @@ std::string mark_label(const Event& e) {
 /** "threads 0, 2 wait at line 30; threads 1, 3 at line 35; thread 5 had exited". */
 std::string describe_divergence(const BarrierEpisode& episode) {
   std::map<uint32_t, std::vector<uint32_t>> by_line;
-  for (const BarrierWait& w : episode.waits) by_line[w.line].push_back(thread_in_block(w.thread));
+  for (const BarrierWait& w : episode.waits) by_line[w.line].push_back(w.thread.index_in_block());
   std::vector<std::string> parts;
   for (const auto& [line, threads] : by_line)
     parts.push_back(fmt::format("thread{} {} wait{} at line {}", threads.size() == 1 ? "" : "s",
                                 fmt::join(threads, ", "), threads.size() == 1 ? "s" : "", line));
   if (!episode.exited.empty()) {
     std::vector<uint32_t> exited;
-    for (ThreadId t : episode.exited) exited.push_back(thread_in_block(t));
+    for (ThreadId t : episode.exited) exited.push_back(t.index_in_block());
     parts.push_back(fmt::format("thread{} {} had exited", exited.size() == 1 ? "" : "s", fmt::join(exited, ", ")));
   }
   return fmt::format("block {}: {}", episode.block, fmt::join(parts, "; "));
@@ -125,7 +125,7 @@ BarrierTimeline build_barrier_timeline(const Program& program, const std::vector
     TimelineLane& lane = lanes[e.thread];
     if (lane.marks.empty()) {
       lane.thread = e.thread;
-      lane.title = fmt::format("({}, {})", e.thread.block, thread_in_block(e.thread));
+      lane.title = fmt::format("({}, {})", e.thread.block, e.thread.index_in_block());
       lane.start = time;
     }
     const uint32_t line = line_of(program, e.range);

@@ -30,10 +30,8 @@ const char* graph_edge_kind_name(GraphEdgeKind kind) {
   return "?";
 }
 
-uint32_t thread_in_block(ThreadId thread) { return thread.warp * kWarpSize + thread.lane; }
-
 std::string describe_thread_short(ThreadId thread) {
-  return fmt::format("(block {}, thread {})", thread.block, thread_in_block(thread));
+  return fmt::format("(block {}, thread {})", thread.block, thread.index_in_block());
 }
 
 std::string GraphNode::label() const {

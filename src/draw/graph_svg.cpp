@@ -125,7 +125,7 @@ std::string sublabel(const ExecutionGraph& graph, const GraphNode& n) {
       const GraphNode& source = graph.nodes[e.from];
       const std::string from = source.kind == GraphNodeKind::Initial
                                    ? "init"
-                                   : fmt::format("({}, {})", source.thread.block, thread_in_block(source.thread));
+                                   : fmt::format("({}, {})", source.thread.block, source.thread.index_in_block());
       text += fmt::format("{}from {}", text.empty() ? "" : " · ", from);
     }
   }
@@ -183,7 +183,7 @@ std::string render_graph_svg(const ExecutionGraph& graph) {
     for (std::string& line : wrap_text(sentence, wrap_width)) caption.push_back(std::move(line));
   if (!graph.left_out.empty()) {
     std::vector<std::string> names;
-    for (ThreadId t : graph.left_out) names.push_back(fmt::format("({}, {})", t.block, thread_in_block(t)));
+    for (ThreadId t : graph.left_out) names.push_back(fmt::format("({}, {})", t.block, t.index_in_block()));
     for (std::string& line : wrap_text(fmt::format("Not drawn ({} more threads with memory events): {}.",
                                                    names.size(), fmt::join(names, ", ")),
                                        wrap_width))

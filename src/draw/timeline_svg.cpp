@@ -55,7 +55,7 @@ std::string render_timeline_svg(const BarrierTimeline& timeline) {
     for (std::string& line : wrap_text(note, wrap_width)) notes.push_back(std::move(line));
   if (!timeline.left_out.empty()) {
     std::vector<std::string> names;
-    for (ThreadId t : timeline.left_out) names.push_back(fmt::format("({}, {})", t.block, thread_in_block(t)));
+    for (ThreadId t : timeline.left_out) names.push_back(fmt::format("({}, {})", t.block, t.index_in_block()));
     for (std::string& line : wrap_text(fmt::format("Not drawn ({} threads): {}.", names.size(), fmt::join(names, ", ")),
                                        wrap_width))
       notes.push_back(std::move(line));

@@ -86,7 +86,7 @@ std::string render_timeline_text(const BarrierTimeline& timeline, uint32_t width
   for (const std::string& note : timeline.notes) out += note + "\n";
   if (!timeline.left_out.empty()) {
     std::vector<std::string> names;
-    for (ThreadId t : timeline.left_out) names.push_back(fmt::format("({}, {})", t.block, thread_in_block(t)));
+    for (ThreadId t : timeline.left_out) names.push_back(fmt::format("({}, {})", t.block, t.index_in_block()));
     out += fmt::format("not drawn ({} threads): {}\n", names.size(), fmt::join(names, ", "));
   }
   return out;

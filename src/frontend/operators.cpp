@@ -99,14 +99,19 @@ Word integer_binary(BinaryOp op, Word a, Word b, const Type& type, const Type& r
 
 } // namespace
 
-Word integer_shift(BinaryOp op, Word a, Word b, const Type& type, const Type& rhs_type, ArithmeticError& error) {
+std::optional<uint32_t> shift_count(Word b, const Type& type, const Type& rhs_type) {
   const int64_t count = rhs_type.is_signed() ? int64_t(b) : int64_t(b & 0x7fffffffffffffffull);
-  if (count < 0 || count >= int64_t(type.size() * 8)) {
+  if (count < 0 || count >= int64_t(type.size() * 8)) return std::nullopt;
+  return uint32_t(count);
+}
+
+Word integer_shift(BinaryOp op, Word a, Word b, const Type& type, const Type& rhs_type, ArithmeticError& error) {
+  const std::optional<uint32_t> count = shift_count(b, type, rhs_type);
+  if (!count) {
     error = ArithmeticError::ShiftOutOfRange;
     return 0;
   }
-  if (op == BinaryOp::ShiftLeft) return canonical_word(a << count, type);
-  return canonical_word(type.is_signed() ? Word(int64_t(a) >> count) : (a >> count), type);
+  return shift_in_range(op, a, *count, type);
 }
 
 Word apply_unary(UnaryOp op, Word operand, const Type& type, const Type& result_type) {

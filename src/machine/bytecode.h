@@ -54,8 +54,8 @@ enum class Opcode : uint8_t {
   /** CompoundSlot where the slot's integer type `type` is the computation type and BinaryOp
    *  `imm` is a plain operator or a shift (its right operand of `type2`): no conversions */
   CompoundSlotInteger,
-  /** CompoundSlotInteger as a statement whose right operand is the constant `imm` (a shift's
-   *  count, in range: checked when compiled), BinaryOp `arg2`: nothing pushed */
+  /** CompoundSlotInteger as a statement whose right operand is the constant `imm` (for a
+   *  shift, its count, in range: shift_count when compiled), BinaryOp `arg2`: nothing pushed */
   CompoundSlotConst,
   CompoundMemory,  ///< pop a pointer, then the right operand: `node` (op=) there, push the result
   Jump,         ///< to `arg`

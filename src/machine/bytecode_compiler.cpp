@@ -132,15 +132,15 @@ private:
     const Instr& constant = m_code[mark];
     const Instr& compound = m_code[mark + 1];
     const BinaryOp op = BinaryOp(compound.imm);
-    if (!is_plain_integer_operator(op)) {
-      ArithmeticError error = ArithmeticError::None;
-      integer_shift(op, 0, constant.imm, *compound.type, *compound.type2, error);
-      if (error != ArithmeticError::None) return std::nullopt;
-    }
     Instr fused = compound;
     fused.op = Opcode::CompoundSlotConst;
     fused.arg2 = uint32_t(op);
     fused.imm = constant.imm;
+    if (!is_plain_integer_operator(op)) {
+      const std::optional<uint32_t> count = shift_count(constant.imm, *compound.type, *compound.type2);
+      if (!count) return std::nullopt;
+      fused.imm = *count;
+    }
     return fused;
   }
 

@@ -231,18 +231,13 @@ bool Interpreter::execute(const CompiledFunction& function, Word* stack, uint32_
       break;
     }
     case Opcode::CompoundSlotConst: {
-      // CompoundSlotInteger's steps with the count known to be in range: integer_shift's
-      // shifts (canonical_word of an integer type is extend_integer), or
-      // plain_integer_operation.
+      // CompoundSlotInteger's steps with a constant operand; a shift's count was found in
+      // range when compiled.
       const Type& type = *i.type;
-      const uint32_t size = scalar_size(type.scalar);
-      const bool is_signed = scalar_is_signed(type.scalar);
       const BinaryOp op = BinaryOp(i.arg2);
-      const Word old = extend_integer(t.slots[base + i.arg], size, is_signed);
-      const Word count = i.imm & 0x3f; // in range: below the type's width
-      const Word updated = op == BinaryOp::ShiftLeft  ? extend_integer(old << count, size, is_signed)
-                           : op == BinaryOp::ShiftRight ? extend_integer(is_signed ? Word(int64_t(old) >> count) : old >> count, size, is_signed)
-                                                        : plain_integer_operation(op, old, i.imm, type, type);
+      const Word old = extend_integer(t.slots[base + i.arg], scalar_size(type.scalar), scalar_is_signed(type.scalar));
+      const Word updated = is_plain_integer_operator(op) ? plain_integer_operation(op, old, i.imm, type, type)
+                                                         : shift_in_range(op, old, uint32_t(i.imm), type);
       t.slots[base + i.arg] = updated;
       if (i.variable != nullptr) m.record_observed_local(t, *i.variable, updated);
       break;

@@ -59,7 +59,7 @@ public:
 
 private:
   boost::local_shared_ptr<const Entries> m_base; ///< null: empty
-  Entries m_own;                         ///< raises above the base
+  Entries m_own;                                 ///< raises above the base
 };
 
 } // namespace fencelab

@@ -108,9 +108,6 @@ CoherenceOrder coherence_order(const std::vector<Event>& events, const std::stri
 ExecutionGraph build_execution_graph(const Program& program, const std::vector<Event>& events,
                                      const std::string& model, const GraphOptions& options = {});
 
-/** Thread number within its block, as CUDA counts it: warp * 32 + lane. */
-uint32_t thread_in_block(ThreadId thread);
-
 /** "(block 0, thread 1)". */
 std::string describe_thread_short(ThreadId thread);
 

@@ -5,6 +5,8 @@
 #include "fencelab/frontend/ast.h"
 #include "fencelab/frontend/types.h"
 
+#include <optional>
+
 namespace fencelab {
 
 /** Why an operation has no defined result (C++ [expr.mul], [expr.shift]). */
@@ -32,6 +34,16 @@ Word apply_binary(BinaryOp op, Word lhs, Word rhs, const Type& operand_type, con
  *  before its conversion to the result type. Sets `error` (ShiftOutOfRange) and returns 0 where
  *  the count is negative or not below the width (C++ [expr.shift]). */
 Word integer_shift(BinaryOp op, Word a, Word b, const Type& type, const Type& rhs_type, ArithmeticError& error);
+/** A shift's count as integer_shift reads the word `b` of `rhs_type`, if it is in range for
+ *  `type` (0 to its width less one); none where integer_shift reports ShiftOutOfRange. */
+std::optional<uint32_t> shift_count(Word b, const Type& type, const Type& rhs_type);
+/** integer_shift by a count in range (shift_count): `a` shifted, canonical for integer `type`.
+ *  Inline for the bytecode engine. */
+inline Word shift_in_range(BinaryOp op, Word a, uint32_t count, const Type& type) {
+  const bool is_signed = scalar_is_signed(type.scalar);
+  const Word raw = op == BinaryOp::ShiftLeft ? a << count : is_signed ? Word(int64_t(a) >> count) : a >> count;
+  return type.scalar == ScalarType::Bool ? Word(raw != 0) : extend_integer(raw, scalar_size(type.scalar), is_signed);
+}
 
 /** The operators that apply_binary computes on integers without a possible error: the
  *  comparisons, +, -, *, &, | and ^. */

@@ -9,6 +9,9 @@
 namespace fencelab {
 
 /** A simulated thread as the reports name it: linear block index, warp in block, lane. */
+/** Warps have 32 lanes (Programming Guide 4.1 SIMT Architecture; `warpSize`). */
+inline constexpr uint32_t kWarpSize = 32;
+
 struct ThreadId {
   uint32_t block = 0;
   uint32_t warp = 0;
@@ -16,10 +19,9 @@ struct ThreadId {
   friend auto operator<=>(const ThreadId&, const ThreadId&) = default;
   /** "(block, warp, lane)", e.g. "(0,0,1)". */
   std::string to_string() const;
+  /** Its linear index in its block (threadIdx flattened). */
+  uint32_t index_in_block() const { return warp * kWarpSize + lane; }
 };
-
-/** Warps have 32 lanes (Programming Guide 4.1 SIMT Architecture; `warpSize`). */
-inline constexpr uint32_t kWarpSize = 32;
 
 /**
  * A thread's index into the Machine's table of live threads in one execution. Slots of a
