@@ -56,11 +56,14 @@ void Machine::Impl::release_barrier(ResidentBlock& block) {
   // were; _or whether any was (Programming Guide 10.6).
   const Word total = participants.size();
   // This first pass over the participants' SimThreads brings them into the caches for the
-  // resumptions below: each is prefetched 8 ahead, and its buffers (whose addresses it holds)
-  // 4 ahead, so that the misses overlap (a block's threads fit in the L2 cache together).
+  // resumptions below: each is prefetched 16 ahead, and its buffers (whose addresses it holds)
+  // 8 ahead, so that the misses overlap (a block's threads fit in the L2 cache together); only
+  // what a barrier round reads (PrefetchReach).
   for (size_t i = 0; i < participants.size(); ++i) {
-    if (prefetching && i + 8 < participants.size()) prefetch_thread(threads[participants[i + 8].slot.value]);
-    if (prefetching && i + 4 < participants.size()) prefetch_buffers(threads[participants[i + 4].slot.value]);
+    if (prefetching && i + 16 < participants.size())
+      prefetch_thread(threads[participants[i + 16].slot.value], PrefetchReach::BarrierRound);
+    if (prefetching && i + 8 < participants.size())
+      prefetch_buffers(threads[participants[i + 8].slot.value], PrefetchReach::BarrierRound);
     SimThread& t = threads[participants[i].slot.value];
     assert(t.status == ThreadStatus::AtBarrier);
     if (observed) e.waiting.emplace_back(t.ref.id, t.pending.range);

@@ -303,9 +303,12 @@ const ExecutionResult& Machine::Impl::run(MemoryModel& the_model, ChoiceSource& 
 }
 
 void SimThread::reset_for_start() {
-  static_assert(std::is_trivially_copyable_v<ThreadRunState>, "a start assigns ThreadRunState whole");
+  static_assert(std::is_trivially_copyable_v<ThreadRunState> && std::is_trivially_copyable_v<ThreadRareState>,
+                "a start assigns ThreadRunState and ThreadRareState whole");
   static const ThreadRunState fresh{}; // copied, not built each time
+  static const ThreadRareState fresh_rare{};
   static_cast<ThreadRunState&>(*this) = fresh;
+  static_cast<ThreadRareState&>(*this) = fresh_rare;
   slots.clear();
   frames.clear();
   local_arrays.clear();

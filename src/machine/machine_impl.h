@@ -111,20 +111,25 @@ struct ResolvedAccess {
 
 /**
  * What a thread's start resets, apart from its buffers: every per-thread scalar the Machine
- * reads. Trivially copyable, so a start assigns it whole (SimThread::reset_for_start) instead
- * of destroying and rebuilding the thread; a field added here is reset without further code.
+ * reads at a resumption. Trivially copyable, so a start assigns it whole
+ * (SimThread::reset_for_start) instead of destroying and rebuilding the thread; a field added
+ * here is reset without further code. Fields are ordered by how often a resumption touches
+ * them, and what only calls, warp operations and clock() read is in ThreadRareState: a large
+ * grid's resumptions find a thread's lines cold, and each line its resumption touches is a
+ * miss (issue 12; docs/architecture.md, "Thread layout").
  */
 struct ThreadRunState {
-  /** The lowest address a call's frame may have on the thread's fiber stack (Interpreter::call):
-   *  the frame of thread_main less Machine::Impl::call_stack_room. 0 while not on its fiber. */
-  uintptr_t stack_limit = 0;
   ThreadStatus status = ThreadStatus::AtEvent;
   PendingEvent pending;
-  Word return_value = 0;
-  /** The expression statement being evaluated, whose value is discarded (an atomic called as
-   *  one has its result unused: AtomicUpdate::unobserved). */
-  const Expr* discarded_value = nullptr;
-  bool fenced = false; ///< has run a fence (AtomicUpdate::unfenced)
+  // A stackless thread's place in its compiled code between resumptions (Machine::Impl::stackless_kernel).
+  /** Of the visible events of the instruction at resume_pc, those performed (a compound
+   *  assignment to memory has two: its load and its store). */
+  uint8_t resume_events_done = 0;
+  bool resume_at_event = false;   ///< it stopped before a visible event, which it performs first
+  bool resume_same_state = false; ///< announce_read_event's answer, for that event
+  uint32_t resume_pc = 0;    ///< the instruction it runs when resumed (again, if it stopped before its event)
+  uint32_t resume_depth = 0; ///< values on SimThread::operand_stack
+
   uint64_t local_steps = 0;
   /** A loop that changes nothing but locals (count_local_step): the private state saved at
    *  local step `loop_saved_at` (a power of two) in SimThread::loop_state, compared at the
@@ -138,12 +143,24 @@ struct ThreadRunState {
 
   Builtin barrier_kind = Builtin::Syncthreads; ///< which form of __syncthreads it waits in
   bool barrier_predicate = false; ///< the _count/_and/_or argument
+  // Barrier-loop recognition (Machine::Impl::release_barrier).
+  bool barrier_predicate_before = false; ///< barrier_predicate at its previous arrival
+  bool barrier_repeat = false;         ///< this arrival repeats the previous one exactly
+  bool barrier_words_kept = false;     ///< see barrier_fingerprint
   Word barrier_result = 0;        ///< their result, set at release
-  WarpLaneState warp; ///< the warp operation it waits in or performed last (warp_schedule.h)
+  uint64_t visible_events = 0;         ///< visible events and warp operations performed
+  uint64_t events_at_barrier = ~0ull;  ///< visible_events at its previous barrier arrival
+  /** The previous arrival's barrier and the fingerprint of its private state (take_snapshot's);
+   *  SimThread::barrier_snapshot holds its words only where `barrier_words_kept` (see
+   *  Machine::Impl::arrive_at_barrier). */
+  SourceRange barrier_range;
+  uint64_t barrier_fingerprint = 0;
+
+  /** An increment's or compound assignment's value loaded and value to store, between its
+   *  load and its store (a stackless thread's). */
+  Word resume_loaded = 0, resume_updated = 0;
 
   // Spin-loop recognition (see ThreadSnapshot; the snapshots are SimThread's).
-  uint64_t epoch_after_last = ~0ull; ///< its location's change stamp right after the previous one (location_epoch)
-  uint64_t events_after_last = ~0ull; ///< visible_events right after the previous one
   bool last_changed_memory = true;
   bool spinning = false;            ///< the pending event repeats a no-op until its location changes
   /** Awaiting a spin (Machine::Impl::awaiting_spins): the pending read would not repeat the
@@ -152,49 +169,59 @@ struct ThreadRunState {
   /** Awaiting spins: the pending read follows read-only reads with no other visible event in
    *  between (SimThread::read_chain holds the states before them). */
   bool in_read_chain = false;
+  uint64_t epoch_after_last = ~0ull; ///< its location's change stamp right after the previous one (location_epoch)
+  uint64_t events_after_last = ~0ull; ///< visible_events right after the previous one
   const void* read_site = nullptr;  ///< the expression of the read being performed (set by the interpreter)
+};
 
-  // A stackless thread's place in its compiled code between resumptions (Machine::Impl::stackless_kernel).
-  uint32_t resume_pc = 0;    ///< the instruction it runs when resumed (again, if it stopped before its event)
-  uint32_t resume_depth = 0; ///< values on SimThread::operand_stack
-  /** Of the visible events of the instruction at resume_pc, those performed (a compound
-   *  assignment to memory has two: its load and its store). */
-  uint8_t resume_events_done = 0;
-  bool resume_at_event = false;   ///< it stopped before a visible event, which it performs first
-  bool resume_same_state = false; ///< announce_read_event's answer, for that event
-  /** An increment's or compound assignment's value loaded and value to store, between its
-   *  load and its store. */
-  Word resume_loaded = 0, resume_updated = 0;
+/** What a thread's start resets that only calls, warp operations, fences and clock() read:
+ *  kept apart from ThreadRunState, past the lines a resumption touches. Trivially copyable,
+ *  assigned whole like it. */
+struct ThreadRareState {
+  /** The lowest address a call's frame may have on the thread's fiber stack (Interpreter::call):
+   *  the frame of thread_main less Machine::Impl::call_stack_room. 0 while not on its fiber. */
+  uintptr_t stack_limit = 0;
+  Word return_value = 0;
+  /** The expression statement being evaluated, whose value is discarded (an atomic called as
+   *  one has its result unused: AtomicUpdate::unobserved). */
+  const Expr* discarded_value = nullptr;
+  bool fenced = false; ///< has run a fence (AtomicUpdate::unfenced)
+  uint64_t clock_reads = 0; ///< calls of clock()/clock64() so far
+  WarpLaneState warp; ///< the warp operation it waits in or performed last (warp_schedule.h)
+};
 
-  // Barrier-loop recognition (Machine::Impl::release_barrier).
-  uint64_t visible_events = 0;         ///< visible events and warp operations performed
-  uint64_t clock_reads = 0;            ///< calls of clock()/clock64() so far
-  uint64_t events_at_barrier = ~0ull;  ///< visible_events at its previous barrier arrival
-  bool barrier_predicate_before = false; ///< barrier_predicate at its previous arrival
-  bool barrier_repeat = false;         ///< this arrival repeats the previous one exactly
-  /** The previous arrival's barrier and the fingerprint of its private state (take_snapshot's);
-   *  SimThread::barrier_snapshot holds its words only where `barrier_words_kept` (see
-   *  Machine::Impl::arrive_at_barrier). */
-  SourceRange barrier_range;
-  uint64_t barrier_fingerprint = 0;
-  bool barrier_words_kept = false;
+/** A thread slot's identity and the headers of its buffers, which most resumptions read: laid
+ *  out right after ThreadRunState (SimThread's bases are in the order of how often a
+ *  resumption touches them). */
+struct ThreadSlotState {
+  ThreadRef ref;
+  uint32_t index_in_block = 0;
+  std::vector<Word> slots;   ///< frames' slots, contiguous
+  std::vector<Frame> frames;
+  std::vector<LocalArray> local_arrays;
+  /** A stackless thread's pending access and operand stack (the bytecode's values between
+   *  instructions; Machine::Impl::stackless_kernel). */
+  ResolvedAccess pending_access;
+  ThreadSnapshot last_snapshot; ///< before the previous load or atomic
+  ThreadSnapshot snapshot;      ///< before the pending one
+  /** Its bottom, all that most stackless resumptions use, is the last line prefetch_thread
+   *  loads. */
+  std::array<Word, Bytecode::kMaxStack> operand_stack;
 };
 
 /**
- * A thread slot: the thread that runs in it (its ThreadRunState, reset when its block is
- * admitted), its identity (set by admit_block), its fiber, and buffers whose memory is kept
- * across the threads that use the slot and across executions (issue 12: no allocation per
- * thread start).
+ * A thread slot: the thread that runs in it (its ThreadRunState and ThreadRareState, reset
+ * when its block is admitted), its identity (set by admit_block), its fiber, and buffers whose
+ * memory is kept across the threads that use the slot and across executions (issue 12: no
+ * allocation per thread start). The bases come first, hottest first; the members after them
+ * are touched by fewer resumptions.
  */
-struct SimThread : ThreadRunState {
-  ThreadRef ref;
-  Dim3 thread_idx, block_idx;
-  uint32_t index_in_block = 0;
-
+struct SimThread : ThreadRunState, ThreadSlotState, ThreadRareState {
   /** The slot's fiber. It runs one thread after another: between them it is *parked* at the
    *  top of its loop (Machine::Impl::start_thread), so a start resumes it instead of mapping a
    *  stack and making a context. A fiber suspended inside a kernel at an execution's end is
-   *  destroyed (unwound) instead. */
+   *  destroyed (unwound) instead. A stackless thread has none; a thread on its fiber reads
+   *  these four at every resumption (prefetch_thread loads their line). */
   boost::context::fiber fiber;
   boost::context::fiber scheduler; ///< the scheduler, while the thread runs
   bool parked = false;             ///< `fiber` waits at the top of its loop for the next start
@@ -203,21 +230,11 @@ struct SimThread : ThreadRunState {
    *  first (prefetch_resumption). 0 before its first switch. */
   uintptr_t switch_frame = 0;
 
-  std::vector<Word> slots;   ///< frames' slots, contiguous
-  std::vector<Frame> frames;
-  std::vector<LocalArray> local_arrays;
-  ThreadSnapshot last_snapshot;    ///< before the previous load or atomic
-  ThreadSnapshot snapshot;         ///< before the pending one
   ThreadSnapshot barrier_snapshot; ///< at its previous barrier arrival, where ThreadRunState::barrier_words_kept
+  Dim3 thread_idx, block_idx;
 
-  /** A stackless thread's pending access and operand stack (the bytecode's values between
-   *  instructions; Machine::Impl::stackless_kernel). The access and the bottom of the stack
-   *  lie within the first 768 bytes that prefetch_thread loads. */
-  ResolvedAccess pending_access;
-  std::array<Word, Bytecode::kMaxStack> operand_stack;
-
-  // Rarely touched, after what every resumption touches (fields in lines that a large grid's
-  // resumptions leave cold cost a miss each; issue 12).
+  // Rarely touched (fields in lines that a large grid's resumptions leave cold cost a miss
+  // each; issue 12).
   std::optional<ThreadFault> fault;
   ThreadSnapshot loop_state; ///< see ThreadRunState::loop_saved_at
   /** Awaiting spins only: the states before the latest read-only reads (at most
@@ -226,8 +243,9 @@ struct SimThread : ThreadRunState {
   std::vector<ThreadSnapshot> read_chain;
   static constexpr size_t kReadChainLength = 4;
 
-  /** A new thread's state in this slot: ThreadRunState as constructed, buffers and snapshots
-   *  empty (their memory kept), no fault. Identity and fiber are not touched. */
+  /** A new thread's state in this slot: ThreadRunState and ThreadRareState as constructed,
+   *  buffers and snapshots empty (their memory kept), no fault. Identity and fiber are not
+   *  touched. */
   void reset_for_start();
 };
 
@@ -434,7 +452,14 @@ struct Machine::Impl final : FootprintSink {
    * (docs/architecture.md, "Prefetching resumptions").
    */
   void prefetch_resumption(const SimThread& thread) const;
-  void prefetch_thread(const SimThread& thread) const; ///< the first half of prefetch_resumption
+  /** How much of a thread's state a prefetch covers. A thread released from a barrier mostly
+   *  runs on to its next arrival (in a tree reduction, nine of ten): ThreadRunState, its
+   *  identity and the headers and start of its slots. A thread resumed at an event also reads
+   *  its pending access, its snapshots and its operand stack. Prefetching lines a resumption
+   *  does not read takes bandwidth the lines it does read are waiting for. */
+  enum class PrefetchReach : uint8_t { BarrierRound, Event };
+  /** The first half of prefetch_resumption. */
+  void prefetch_thread(const SimThread& thread, PrefetchReach reach = PrefetchReach::Event) const;
   void prefetch_stack(const SimThread& thread) const;  ///< the second: reads switch_frame
   /**
    * Before the random scheduler resumes the thread in slot `running`, picked among `options`
@@ -446,7 +471,7 @@ struct Machine::Impl final : FootprintSink {
   /** The start of the buffers a resumption reads and writes: slots, frames (not a stackless
    *  thread's), the read snapshot's words. Their addresses are in the SimThread, so this comes
    *  a resumption after prefetch_resumption, whose prefetch of the SimThread has landed by then. */
-  void prefetch_buffers(const SimThread& thread) const;
+  void prefetch_buffers(const SimThread& thread, PrefetchReach reach = PrefetchReach::Event) const;
   /** Before the i-th of `count` resumptions in a row, the j-th of which resumes the thread in
    *  slot `slot_at(j)`: prefetch_resumption kPrefetchAhead ahead, prefetch_buffers one ahead. */
   template <class SlotAt> void prefetch_before_resumption(size_t i, size_t count, SlotAt slot_at) const {

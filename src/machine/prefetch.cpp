@@ -22,10 +22,20 @@ void Machine::Impl::prefetch_resumption(const SimThread& thread) const {
   prefetch_stack(thread);
 }
 
-void Machine::Impl::prefetch_thread(const SimThread& thread) const {
-  // What a resumption reads first: ThreadRunState, the fiber and the headers of the buffers and
-  // snapshots (the first 768 bytes; prefetch_buffers reads the headers a pick later).
-  prefetch_bytes(&thread, 0, 768);
+void Machine::Impl::prefetch_thread(const SimThread& thread, PrefetchReach reach) const {
+  // What a resumption reads first: ThreadRunState, then ThreadSlotState (identity and the
+  // headers of the buffers, whose addresses prefetch_buffers reads a pick later; then the
+  // pending access, the snapshots' headers and the bottom of the operand stack, for an event).
+  // SimThread's bases are laid out so (machine_impl.h).
+  const auto* first = reinterpret_cast<const char*>(&thread);
+  const auto* end = reach == PrefetchReach::BarrierRound
+                        ? reinterpret_cast<const char*>(&thread.pending_access)
+                        : reinterpret_cast<const char*>(thread.operand_stack.data()) + 64;
+  prefetch_bytes(&thread, 0, static_cast<int>(end - first));
+  if (stackless_kernel == nullptr) { // the fiber, its scheduler, switch_frame: one line or two
+    __builtin_prefetch(&thread.fiber, 1);
+    __builtin_prefetch(&thread.switch_frame, 1);
+  }
 }
 
 void Machine::Impl::prefetch_stack(const SimThread& thread) const {
@@ -61,15 +71,15 @@ void Machine::Impl::prefetch_predicted_picks(uint32_t options, uint32_t model_st
   prefetch_thread(threads[after_next]);
 }
 
-void Machine::Impl::prefetch_buffers(const SimThread& thread) const {
+void Machine::Impl::prefetch_buffers(const SimThread& thread, PrefetchReach reach) const {
   // A stackless thread has only the kernel's frame, which neither it nor a snapshot reads
-  // (spin_loops.cpp, frames_above_kernel): its frames' buffer is left cold.
+  // (spin_loops.cpp, frames_above_kernel): its frames' buffer is left cold. A barrier round
+  // takes no read snapshot.
   const void* frames = stackless_kernel != nullptr ? nullptr : static_cast<const void*>(thread.frames.data());
-  for (const void* buffer : {static_cast<const void*>(thread.slots.data()), frames,
-                             static_cast<const void*>(thread.snapshot.words.data())})
+  const void* read_snapshot =
+      reach == PrefetchReach::BarrierRound ? nullptr : static_cast<const void*>(thread.snapshot.words.data());
+  for (const void* buffer : {static_cast<const void*>(thread.slots.data()), frames, read_snapshot})
     if (buffer != nullptr) prefetch_bytes(buffer, 0, 128);
-  // A stackless thread's pending access and the bottom of its operand stack.
-  if (stackless_kernel != nullptr) prefetch_bytes(&thread.pending_access, 0, 128);
 }
 
 } // namespace fencelab
