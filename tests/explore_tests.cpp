@@ -239,6 +239,21 @@ TEST_CASE("a text report shows a short token whole and cuts a long one", "[repla
     INFO("round " << round);
     CHECK(token.display().find(fmt::format("a token of {} characters,", token.encode().size())) != std::string::npos);
   }
+  // Every width's edges, as choices and as run lengths, past the part a report shows.
+  std::vector<uint32_t> edges;
+  for (uint32_t i = 0; i < 2 * ReplayToken::kDisplayLimit; ++i) edges.push_back(i % 2);
+  for (uint64_t power = 10; power <= 1000000000; power *= 10) {
+    for (const uint64_t value : {power - 1, power, power + 1}) {
+      edges.push_back(uint32_t(value));
+      edges.push_back(7);
+      if (value <= 100000) edges.insert(edges.end(), size_t(value), 5); // a run of that length
+      edges.push_back(8);
+    }
+  }
+  edges.push_back(4294967295u);
+  const ReplayToken edge_token{"sc", edges};
+  CHECK(edge_token.display().find(fmt::format("a token of {} characters,", edge_token.encode().size())) !=
+        std::string::npos);
 }
 
 TEST_CASE("replay tokens round-trip", "[replay]") {

@@ -1,6 +1,7 @@
 #include "fencelab/explore/replay_token.h"
 
 #include <algorithm>
+#include <bit>
 #include <charconv>
 #include <fmt/format.h>
 
@@ -39,12 +40,24 @@ void append_choice(TokenText& out, uint32_t choice) {
   else append_number(out, '{', choice, '}');
 }
 
-/** How many characters append_number writes for `value`: its digits and the two brackets. */
-size_t number_length(uint64_t value) {
-  size_t digits = 1;
-  for (uint64_t bound = 10; digits < 20 && value >= bound; bound *= 10) ++digits; // 10^19 is the last bound that fits
-  return digits + 2;
+/** How many decimal digits `value` has. The bit width b bounds it: the digits less one are
+ *  floor(b * log10 2) or one less (1233 / 4096 is log10 2 to four places), and one comparison
+ *  with that power of ten decides (checked at both ends of every width and around every power
+ *  of ten). `value | 1` has the digits of `value` (no power of ten is odd but 1) and gives 0
+ *  one digit. */
+size_t decimal_digits(uint64_t value) {
+  static constexpr uint64_t kPowersOfTen[20] = {
+      1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull, 100000000ull, 1000000000ull,
+      10000000000ull, 100000000000ull, 1000000000000ull, 10000000000000ull, 100000000000000ull,
+      1000000000000000ull, 10000000000000000ull, 100000000000000000ull, 1000000000000000000ull,
+      10000000000000000000ull};
+  value |= 1;
+  const size_t below = (size_t(std::bit_width(value)) * 1233) >> 12; // digits - 1, or one less
+  return below + (value >= kPowersOfTen[below] ? 1 : 0);
 }
+
+/** How many characters append_number writes for `value`: its digits and the two brackets. */
+size_t number_length(uint64_t value) { return decimal_digits(value) + 2; }
 
 size_t choice_length(uint32_t choice) { return choice < 36 ? 1 : number_length(choice); }
 
