@@ -114,7 +114,7 @@ struct ResolvedAccess {
  * reads at a resumption. Trivially copyable, so a start assigns it whole
  * (SimThread::reset_for_start) instead of destroying and rebuilding the thread; a field added
  * here is reset without further code. Fields are ordered by how often a resumption touches
- * them, and what only calls, warp operations and clock() read is in ThreadRareState: a large
+ * them, and what only calls, fences, warp operations and clock() read is in ThreadRareState: a large
  * grid's resumptions find a thread's lines cold, and each line its resumption touches is a
  * miss (issue 12; docs/architecture.md, "Thread layout").
  */
@@ -190,9 +190,11 @@ struct ThreadRareState {
   WarpLaneState warp; ///< the warp operation it waits in or performed last (warp_schedule.h)
 };
 
-/** A thread slot's identity and the headers of its buffers, which most resumptions read: laid
- *  out right after ThreadRunState (SimThread's bases are in the order of how often a
- *  resumption touches them). */
+/** A thread slot's identity and the headers of its buffers, which every resumption reads, then
+ *  what a resumption at an event reads too (the pending access, the read snapshots, the
+ *  operand stack): laid out right after ThreadRunState (SimThread's bases are in the order of
+ *  how often a resumption touches them; prefetch_thread's two reaches end at pending_access
+ *  and at the operand stack's first line). */
 struct ThreadSlotState {
   ThreadRef ref;
   uint32_t index_in_block = 0;

@@ -8,10 +8,10 @@
 
 namespace fencelab {
 
-/** A simulated thread as the reports name it: linear block index, warp in block, lane. */
 /** Warps have 32 lanes (Programming Guide 4.1 SIMT Architecture; `warpSize`). */
 inline constexpr uint32_t kWarpSize = 32;
 
+/** A simulated thread as the reports name it: linear block index, warp in block, lane. */
 struct ThreadId {
   uint32_t block = 0;
   uint32_t warp = 0;
