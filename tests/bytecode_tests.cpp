@@ -500,11 +500,12 @@ TEST_CASE("bytecode: generated kernels with loops, switches, calls and every ope
   }
 }
 
-TEST_CASE("bytecode: generated self-contained kernels run stackless as on fibers and on the AST",
+TEST_CASE("bytecode: generated stackless kernels run stackless as on fibers and on the AST",
           "[bytecode][generated]") {
-  // No calls and no switch: the kernel runs without fibers (Machine::runs_stackless), its
+  // Nothing left to the AST: the kernel runs without fibers (Machine::runs_stackless), its
   // threads stopping before loads, stores, increments and compound assignments to memory (two
-  // events in one instruction) and at barriers, some of them divergent.
+  // events in one instruction) and at barriers, some of them divergent, in the kernel and in
+  // the helper it calls (a frame that the thread stops in and returns from stackless).
   const uint64_t count = kSanitizedBuild ? 15 : 100;
   MachineOptions options;
   options.max_local_steps = 100'000;

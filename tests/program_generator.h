@@ -15,11 +15,10 @@ namespace fencelab::testing {
 
 class ProgramGenerator {
 public:
-  /** `self_contained`: the kernel calls nothing and has no switch (which runs on the AST), so
-   *  that its threads run stackless (Machine::runs_stackless); it has __syncthreads() instead,
-   *  some of them in divergent code. */
-  explicit ProgramGenerator(uint64_t seed, bool self_contained = false)
-      : m_random(seed), m_self_contained(self_contained) {}
+  /** `stackless`: nothing runs on the AST (no switch), so that its threads run stackless
+   *  (Machine::runs_stackless); it has __syncthreads() instead, some of them in divergent code,
+   *  and its helper reads and writes the globals and may wait at a barrier too. */
+  explicit ProgramGenerator(uint64_t seed, bool stackless = false) : m_random(seed), m_stackless(stackless) {}
 
   std::string kernel() {
     std::string text = "//@ launch grid=1 block=2\n"
@@ -38,7 +37,7 @@ public:
 
 private:
   SplitMix64 m_random;
-  bool m_self_contained;
+  bool m_stackless;
   bool m_in_helper = false;
   uint32_t m_locals = 0;
   uint32_t m_loops = 0; ///< loop counters declared so far (each loop has its own)
@@ -49,8 +48,10 @@ private:
   std::string local() { return "v" + std::to_string(below(m_locals)); }
   std::string indent(uint32_t depth) { return std::string(2 * depth, ' '); }
 
+  // The helper has no `out`; stackless, it reads and writes the globals, so that its threads
+  // stop and resume inside the call.
   std::string lvalue() {
-    switch (below(m_in_helper ? 2 : 4)) {
+    switch (below(!m_in_helper ? 4 : m_stackless ? 3 : 2)) {
     case 0:
     case 1: return local();
     case 2: return below(2) ? "g0" : "g1";
@@ -60,7 +61,7 @@ private:
 
   std::string expr(uint32_t depth) {
     if (depth == 0 || below(4) == 0) {
-      switch (below(m_in_helper ? 3 : 5)) {
+      switch (below(!m_in_helper ? 5 : m_stackless ? 4 : 3)) {
       case 0: return std::to_string(below(9));
       case 1:
       case 2: return local();
@@ -76,7 +77,7 @@ private:
     case 3: // now and then a division by zero: the engines must fault alike
       return "(" + expr(depth - 1) + (below(2) ? " / " : " % ") + "(" + expr(depth - 1) + (below(4) ? " | 1))" : "))");
     case 4:
-      if (!m_in_helper && !m_self_contained) return "helper(" + expr(depth - 1) + ", " + expr(depth - 1) + ")";
+      if (!m_in_helper) return "helper(" + expr(depth - 1) + ", " + expr(depth - 1) + ")";
       [[fallthrough]];
     default: return "(" + expr(depth - 1) + " " + kBinary[below(14)] + " " + expr(depth - 1) + ")";
     }
@@ -141,7 +142,7 @@ private:
       });
     }
     case 8: {
-      if (m_self_contained) return in + (m_in_helper ? ";\n" : "__syncthreads();\n");
+      if (m_stackless) return in + (m_in_helper && below(2) ? ";\n" : "__syncthreads();\n");
       const bool saved = m_in_switch;
       m_in_switch = true;
       std::string code = in + "switch ((" + expr(1) + ") & 3) {\n";
@@ -155,7 +156,7 @@ private:
       return code;
     }
     case 9:
-      if (!m_in_helper && !m_self_contained) return in + local() + " = helper(" + expr(1) + ", " + expr(1) + ");\n";
+      if (!m_in_helper) return in + local() + " = helper(" + expr(1) + ", " + expr(1) + ");\n";
       return in + local() + " = " + expr(1) + ";\n";
     default: return in + "{\n" + statements(depth - 1, level + 1) + in + "}\n";
     }

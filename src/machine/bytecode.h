@@ -69,7 +69,8 @@ enum class Opcode : uint8_t {
    *  comparison) and JumpIfZero or JumpIfNonZero compute, without the stack. */
   CompareJump,
   CompareJumpConst,
-  Call,         ///< pop `arg` arguments, call `function` (`node` the Call), push its result
+  Call,         ///< pop `arg` arguments, call `function` (`node` the Call), push its result; `arg2`: the
+                ///< values below the arguments (a stackless callee's operands go above them)
   Barrier,      ///< __syncthreads and its _count/_and/_or forms (`node` the Call): pop the
                 ///< predicate if `arg` is 1 (of `type`), wait at the block's barrier, push the
                 ///< builtin's result (Machine::Impl::wait_at_barrier)
@@ -160,10 +161,18 @@ struct Instr {
 struct CompiledFunction {
   const FunctionDecl* function = nullptr;
   std::vector<Instr> code;
-  /** Its code neither calls (a function, or the AST for a subtree) nor falls back to the AST:
-   *  every visible event is one of its own instructions, so a thread running it can stop
-   *  between events without a native stack (Machine::Impl::stackless_kernel). */
-  bool self_contained = false;
+  /** The most values its code holds on the operand stack at once. */
+  uint32_t max_depth = 0;
+  /** A thread can run it without a native stack, stopping between events
+   *  (Machine::Impl::stackless_kernel): its code leaves nothing to the AST, so that every
+   *  visible event is one of its instructions or of a callee's, and calls only stackless
+   *  functions, none recursively, each with all its arguments (a default argument is
+   *  evaluated on the AST), and its operands and its callees' together fit in
+   *  Bytecode::kMaxStack (`stack_need`). */
+  bool stackless = false;
+  /** The most values it and the calls it makes hold on the operand stack at once (where
+   *  stackless). */
+  uint32_t stack_need = 0;
 };
 
 /** The function a call of `declared` runs: its definition, where `declared` is a prototype
@@ -192,6 +201,8 @@ public:
 
 private:
   std::vector<std::unique_ptr<CompiledFunction>> m_functions;
+  /** Sets each function's `stackless` and `stack_need` once the calls are linked. */
+  void mark_stackless();
 };
 
 } // namespace fencelab

@@ -3,6 +3,8 @@
 // private steps counted at the same statements, the same operands evaluated first, the same
 // reads and writes with the same sites and ranges.
 #include "bytecode.h"
+
+#include <unordered_map>
 #include "interpreter.h"
 
 #include "fencelab/frontend/operators.h"
@@ -10,6 +12,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <unordered_map>
 
 namespace fencelab {
 
@@ -47,6 +50,7 @@ public:
       if (m_code[i].op == Opcode::Step && m_code[i + 1].op == Opcode::Step) m_code[i].op = Opcode::StepTwice;
     return m_max_depth <= Bytecode::kMaxStack;
   }
+  uint32_t max_depth() const { return m_max_depth; }
 
 private:
   /** What an lvalue designates once its address code is emitted: a slot (no code), memory at
@@ -326,7 +330,10 @@ private:
       if (callee == nullptr || callee->body == nullptr) return false;
       for (const ExprPtr& arg : c.args) value(*arg);
       const int effect = 1 - int(c.args.size());
-      emit({.op = Opcode::Call, .arg = uint32_t(c.args.size()), .node = &e, .function = c.function}, effect);
+      const uint32_t below_arguments = m_depth - uint32_t(c.args.size());
+      emit({.op = Opcode::Call, .arg = uint32_t(c.args.size()), .arg2 = below_arguments, .node = &e,
+            .function = c.function},
+           effect);
       m_callees.push_back(callee);
       return true;
     }
@@ -588,18 +595,54 @@ void Bytecode::compile(const FunctionDecl& kernel, const CompileQueries& queries
     auto compiled = std::make_unique<CompiledFunction>();
     compiled->function = function;
     std::vector<const FunctionDecl*> callees;
-    const bool compiles = FunctionCompiler(compiled->code, queries, callees).compile(*function);
+    FunctionCompiler compiler(compiled->code, queries, callees);
+    const bool compiles = compiler.compile(*function);
+    compiled->max_depth = compiler.max_depth();
     // Its callees are compiled even where it is not: a call from the AST finds their code too.
     pending.insert(pending.end(), callees.begin(), callees.end());
-    compiled->self_contained = std::none_of(compiled->code.begin(), compiled->code.end(), [](const Instr& instr) {
-      return instr.op == Opcode::Call || instr.op == Opcode::EvalAst || instr.op == Opcode::ExecAst;
-    });
     if (compiles) m_functions.push_back(std::move(compiled)); // else it runs on the AST
   }
   // Calls between compiled functions go straight to the callee's code.
   for (const auto& function : m_functions)
     for (Instr& instr : function->code)
       if (instr.op == Opcode::Call) instr.callee = find(*instr.function);
+  mark_stackless();
+}
+
+void Bytecode::mark_stackless() {
+  // Depth first over the calls: a function met again while its own calls are being visited is
+  // recursive, and neither it nor any function that can reach it runs stackless.
+  struct Verdict {
+    bool visiting = true;
+    bool stackless = false;
+    uint32_t stack_need = 0;
+  };
+  std::unordered_map<const CompiledFunction*, Verdict> verdicts;
+  const auto visit = [&verdicts](auto& self, const CompiledFunction& f) -> Verdict {
+    verdicts[&f] = Verdict{};
+    Verdict v{false, true, f.max_depth};
+    for (const Instr& instr : f.code) {
+      if (instr.op == Opcode::EvalAst || instr.op == Opcode::ExecAst) v.stackless = false;
+      if (instr.op != Opcode::Call) continue;
+      const CompiledFunction* callee = instr.callee;
+      if (callee == nullptr || instr.arg != callee->function->params.size()) {
+        v.stackless = false;
+        continue;
+      }
+      const auto found = verdicts.find(callee);
+      const Verdict c = found == verdicts.end() ? self(self, *callee) : found->second;
+      if (c.visiting || !c.stackless) v.stackless = false; // visiting: a recursive call
+      else v.stack_need = std::max(v.stack_need, instr.arg2 + c.stack_need);
+    }
+    v.stackless = v.stackless && v.stack_need <= Bytecode::kMaxStack;
+    return verdicts[&f] = v;
+  };
+  for (const auto& function : m_functions) {
+    const auto found = verdicts.find(function.get());
+    const Verdict v = found == verdicts.end() ? visit(visit, *function) : found->second;
+    function->stackless = v.stackless;
+    function->stack_need = v.stack_need;
+  }
 }
 
 } // namespace fencelab

@@ -4,7 +4,7 @@
 //
 // The loop has two forms. On a fiber (`run`), a visible event switches to the scheduler inside
 // the instruction, and the operands live on the native stack. Stackless (`run_stackless`, a
-// self-contained kernel: Machine::Impl::stackless_kernel), the loop returns to the scheduler before
+// stackless kernel: Machine::Impl::stackless_kernel), the loop returns to the scheduler before
 // the event instead, with its place and operands in the SimThread, and runs the instruction
 // again when resumed, performing the event first. Both perform the same steps in the same
 // order; only where the thread waits differs.
@@ -84,14 +84,29 @@ void Interpreter::run(const CompiledFunction& function) {
   execute<false>(function, stack.data(), 0, 0);
 }
 
-bool Interpreter::run_stackless(const CompiledFunction& function) {
+bool Interpreter::run_stackless(const CompiledFunction& kernel) {
+  // In a call, it resumes in its innermost frame's code.
+  const CompiledFunction& function = t.frames.size() == 1 ? kernel : *t.frames.back().code;
   return execute<true>(function, t.operand_stack.data(), t.resume_depth, t.resume_pc);
+}
+
+size_t Interpreter::enter_stackless_call(const Instr& call, std::span<const Word> args, uint32_t return_pc,
+                                         uint32_t return_depth) {
+  // Interpreter::call's steps, but for its native frame's check: a stackless thread has none.
+  const FunctionDecl& f = *call.callee->function;
+  if (t.frames.size() >= m.call_depth_limit()) recursion_too_deep(f);
+  const size_t base = enter_frame(f, args, &as<Call>(*call.node));
+  Frame& frame = t.frames.back();
+  frame.code = call.callee;
+  frame.return_pc = return_pc;
+  frame.return_depth = return_depth;
+  return base;
 }
 
 namespace {
 
 [[noreturn]] void unreachable_in_stackless_code() {
-  assert(!"an opcode that a self-contained function does not contain");
+  assert(!"an opcode that a stackless function does not contain");
   __builtin_unreachable();
 }
 
@@ -100,10 +115,10 @@ namespace {
 template <bool kStackless>
 bool Interpreter::execute(const CompiledFunction& function, Word* stack, uint32_t depth, uint32_t start) {
   Word* sp = stack + depth; // the next free entry
-  // A stackless thread runs only its kernel's frame, the first (the frames' buffer, like the
-  // rest of a resumed thread's state, is likely cold: not read for this).
-  const size_t base = kStackless ? 0 : frame_base();
-  const Instr* const code = function.code.data();
+  // Stackless, in the kernel's frame, the first, the slots start at 0 (the frames' buffer, like
+  // the rest of a resumed thread's state, is likely cold: not read for this).
+  size_t base = kStackless && t.frames.size() == 1 ? 0 : frame_base();
+  const Instr* code = function.code.data();
   const Instr* pc = code + start;
   // Stackless: the thread stops before its event in the instruction just begun, which runs
   // again when it is resumed.
@@ -111,6 +126,19 @@ bool Interpreter::execute(const CompiledFunction& function, Word* stack, uint32_
     t.resume_pc = uint32_t(pc - 1 - code);
     t.resume_depth = uint32_t(sp - stack);
     return false;
+  };
+  // Stackless, a call runs in this loop: its frame's code replaces the caller's, its operands
+  // go on above the caller's, and its return goes back to the caller's frame and place
+  // (Frame::return_pc, return_depth) with the value Interpreter::call would return.
+  const auto return_to_caller = [&] {
+    const Frame& callee = t.frames.back();
+    const uint32_t return_pc = callee.return_pc;
+    sp = stack + callee.return_depth;
+    *sp++ = leave_frame(callee.base); // pops the callee's frame
+    const Frame& caller = t.frames.back();
+    base = caller.base;
+    code = caller.code->code.data();
+    pc = code + return_pc;
   };
   for (;;) {
     const Instr& i = *pc++;
@@ -276,10 +304,14 @@ bool Interpreter::execute(const CompiledFunction& function, Word* stack, uint32_
       if (compare_words(i.compare, t.slots[base + i.arg2], i.imm)) pc = code + i.arg;
       break;
     case Opcode::Call: {
-      // Not in a self-contained function (CompiledFunction::self_contained), the only kind a
-      // stackless thread runs: these three would switch fibers from the scheduler's stack.
-      if constexpr (kStackless) unreachable_in_stackless_code();
       sp -= i.arg;
+      if constexpr (kStackless) {
+        // A stackless function calls only stackless functions (CompiledFunction::stackless).
+        base = enter_stackless_call(i, std::span<const Word>(sp, i.arg), uint32_t(pc - code), uint32_t(sp - stack));
+        code = i.callee->code.data();
+        pc = code;
+        break;
+      }
       const Word result = call(*i.function, std::span<const Word>(sp, i.arg), &as<Call>(*i.node), i.callee);
       *sp++ = result;
       break;
@@ -305,6 +337,8 @@ bool Interpreter::execute(const CompiledFunction& function, Word* stack, uint32_
       break;
     }
     case Opcode::EvalAst: {
+      // Not in a stackless function (CompiledFunction::stackless), the only kind a stackless
+      // thread runs: these two would switch fibers from the scheduler's stack.
       if constexpr (kStackless) unreachable_in_stackless_code();
       const Word v = eval(*i.node);
       *sp++ = v;
@@ -326,8 +360,19 @@ bool Interpreter::execute(const CompiledFunction& function, Word* stack, uint32_
       if (!m.count_two_local_steps(t)) m.count_local_step(t, i.statement->range);
       else ++pc;
       break;
-    case Opcode::Return: t.return_value = *--sp; return true;
-    case Opcode::Leave: return true;
+    case Opcode::Return:
+      t.return_value = *--sp;
+      if (kStackless && t.frames.size() > 1) {
+        return_to_caller();
+        break;
+      }
+      return true;
+    case Opcode::Leave:
+      if (kStackless && t.frames.size() > 1) {
+        return_to_caller();
+        break;
+      }
+      return true;
     }
   }
 }

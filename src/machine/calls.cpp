@@ -39,14 +39,18 @@ Word Interpreter::call(const FunctionDecl& declared, std::span<const Word> args,
   // too, for a call whose native frames are larger than a level's share of the stack.
   if (t.frames.size() >= m.call_depth_limit() ||
       reinterpret_cast<uintptr_t>(__builtin_frame_address(0)) < t.stack_limit)
-    m.fault(t, f.name_range,
-            fmt::format("recursion too deep at call depth {}: the simulated thread's stack ({} KiB) is used up; "
-                        "raise --stack-size",
-                        t.frames.size(), m.stacks.stack_size() / 1024));
+    recursion_too_deep(f);
   const size_t base = enter_frame(f, args, call_site);
   if (compiled != nullptr) run(*compiled);
   else exec(*f.body);
   return leave_frame(base);
+}
+
+void Interpreter::recursion_too_deep(const FunctionDecl& f) {
+  m.fault(t, f.name_range,
+          fmt::format("recursion too deep at call depth {}: the simulated thread's stack ({} KiB) is used up; "
+                      "raise --stack-size",
+                      t.frames.size(), m.stacks.stack_size() / 1024));
 }
 
 size_t Interpreter::enter_frame(const FunctionDecl& f, std::span<const Word> args, const Call* call_site) {

@@ -32,10 +32,11 @@ public:
 
   Word eval(const Expr& e);
   Flow exec(const Stmt& s);
-  /** A stackless thread (Machine::Impl::stackless_kernel) runs its compiled kernel `function` from
-   *  where it stopped: true when the function has ended, false when the thread stopped before
-   *  a visible event or at a barrier (bytecode_vm.cpp). */
-  bool run_stackless(const CompiledFunction& function);
+  /** A stackless thread (Machine::Impl::stackless_kernel) runs its compiled kernel `kernel`, and
+   *  the calls it makes, from where it stopped: true when the kernel has ended, false when the
+   *  thread stopped before a visible event or at a barrier (bytecode_vm.cpp). The kernel's
+   *  frame (its first) has Frame::code set. */
+  bool run_stackless(const CompiledFunction& kernel);
   /** The frame of a call of `function` with `args` (Interpreter::call's), and its end: the
    *  value it returned. */
   size_t enter_frame(const FunctionDecl& function, std::span<const Word> args, const Call* call_site);
@@ -45,12 +46,19 @@ public:
   /** The same, with the compiled form already looked up (null: the AST). */
   Word call(const FunctionDecl& function, std::span<const Word> args, const Call* call_site,
             const CompiledFunction* compiled);
+  /** A stackless thread's call (the Call instruction `call`): the callee's frame, which
+   *  returns to the caller's instruction `return_pc` with `return_depth` values on the operand
+   *  stack. Its base. */
+  size_t enter_stackless_call(const Instr& call, std::span<const Word> args, uint32_t return_pc,
+                              uint32_t return_depth);
 
 private:
   Machine::Impl& m;
   SimThread& t;
 
   size_t frame_base() const { return t.frames.back().base; }
+  /** The fault of a call `function` at the thread's call depth limit (Machine::Impl::call_depth_limit). */
+  [[noreturn]] void recursion_too_deep(const FunctionDecl& function);
   LValue lvalue(const Expr& e);
   /** Reads `lv` for the expression `site` (which names the read for spin recognition). */
   Word read(const LValue& lv, const Expr& site);

@@ -106,7 +106,7 @@ Machine::Impl::Impl(const Program& program, MachineOptions options)
     // Lockstep warps are left on fibers: their scheduler (warp_schedule.h) was written for them.
     const CompiledFunction* kernel_code = bytecode.find(*program.launch.kernel);
     if (options.engine == Engine::Bytecode && options.warp == WarpMode::Its && kernel_code != nullptr &&
-        kernel_code->self_contained)
+        kernel_code->stackless)
       stackless_kernel = kernel_code;
   }
   if (program.launch.kernel != nullptr) kernel_has_loop = definition_of(*program.launch.kernel)->contains_loop;
@@ -438,7 +438,10 @@ void Machine::Impl::thread_main(SimThread& thread) {
 void Machine::Impl::run_stackless(SimThread& thread, bool start) {
   run_thread_code(thread, [&] {
     Interpreter code(*this, thread);
-    if (start) code.enter_frame(*definition_of(*program.launch.kernel), kernel_arguments, nullptr);
+    if (start) {
+      code.enter_frame(*definition_of(*program.launch.kernel), kernel_arguments, nullptr);
+      thread.frames.back().code = stackless_kernel;
+    }
     if (!code.run_stackless(*stackless_kernel)) return; // stopped before a visible event or at a barrier
     code.leave_frame(0);
     thread.status = ThreadStatus::Done;

@@ -53,6 +53,12 @@ struct Frame {
   const FunctionDecl* function = nullptr;
   const Call* call_site = nullptr; ///< null for the kernel's own frame
   size_t base = 0;                 ///< index of slot 0 in SimThread::slots
+  // A stackless thread's (Interpreter::execute<true>): the frame's compiled code, and where
+  // its caller goes on when it returns (the instruction after the call, and the caller's
+  // values on SimThread::operand_stack below the call's arguments).
+  const CompiledFunction* code = nullptr;
+  uint32_t return_pc = 0;
+  uint32_t return_depth = 0;
 };
 
 /**

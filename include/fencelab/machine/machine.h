@@ -35,9 +35,10 @@ bool split_mode_name(std::string_view name, std::string& model, WarpMode& warp);
 
 /** The interpreter of the kernel's code (src/machine/bytecode.h, interpreter.h). */
 enum class Engine : uint8_t {
-  /** Compiled to bytecode; a kernel whose compiled code is self-contained (no calls, nothing
-   *  left to the AST) runs without fibers: a thread stops before a visible event by returning
-   *  to the scheduler, its place kept in its state (docs/architecture.md, "Stackless threads"). */
+  /** Compiled to bytecode; a kernel whose compiled code can run stackless (nothing left to the
+   *  AST, calls of such functions only, none recursive) runs without fibers: a thread stops
+   *  before a visible event by returning to the scheduler, its place kept in its state
+   *  (docs/architecture.md, "Stackless threads"). */
   Bytecode,
   /** Compiled, every thread on its fiber: the reference the stackless threads are tested against. */
   BytecodeOnFibers,
@@ -156,7 +157,7 @@ public:
   /** How many of the kernel's functions run compiled (Engine::Bytecode; the others run on the
    *  AST): for tests and --stats. */
   size_t compiled_functions() const;
-  /** Whether its threads run without fibers (Engine::Bytecode on a self-contained kernel). */
+  /** Whether its threads run without fibers (Engine::Bytecode on a kernel that can: CompiledFunction::stackless). */
   bool runs_stackless() const;
   /** Fiber stacks its resident threads hold at most: one each, none where they run stackless. */
   uint64_t fiber_stacks_needed() const;
