@@ -130,7 +130,7 @@ TEST_CASE("C: more resident threads than the process's memory mappings allow is 
   // `--resident-blocks 132` of 256 threads (33,792 fiber stacks, two mappings each) passed Linux's
   // default vm.max_map_count of 65,530: every later mmap failed, malloc's too, and the run
   // ended in "internal error: std::bad_alloc" from wherever the heap grew next.
-  // Threads need fibers here: the fence is not compiled (stackless threads hold no stack).
+  // Threads need fibers here: a warp operation is not compiled (stackless threads hold no stack).
   const uint64_t capacity = fiber_stack_capacity();
   REQUIRE(capacity > 256);
   const uint64_t blocks = capacity / 256 + 1;
@@ -141,7 +141,7 @@ TEST_CASE("C: more resident threads than the process's memory mappings allow is 
     return run_process(std::string(FENCELAB_BINARY) + " run --runs 1 --resident-blocks " + std::to_string(blocks) +
                        " " + kernel);
   };
-  const ProcessResult refused = run_all_resident("c_maps", "__threadfence(); __syncthreads();");
+  const ProcessResult refused = run_all_resident("c_maps", "__syncwarp(); __syncthreads();");
   INFO(refused.output);
   CHECK(refused.exit_code == 2);
   CHECK(refused.output.find("vm.max_map_count") != std::string::npos);
@@ -155,11 +155,11 @@ TEST_CASE("C: more resident threads than the process's memory mappings allow is 
   // most threads before any block finishes (without one, threads run to the barrier in order).
   const OutcomeCount o = run_once("//@ launch grid=" + std::to_string(2 * blocks) +
                                       " block=256\n__device__ int x;\n"
-                                      "__global__ void k() { x = 1; __threadfence(); __syncthreads(); }\n",
+                                      "__global__ void k() { x = 1; __syncwarp(); __syncthreads(); }\n",
                                   "sc", options);
   CHECK(o.outcome.status == ExecutionStatus::RuntimeError);
   CHECK(o.outcome.message.find("vm.max_map_count") != std::string::npos);
-  // Stackless threads (no fence: the kernel is compiled whole) map no stacks: the same
+  // Stackless threads (no warp operation: the kernel is compiled whole) map no stacks: the same
   // residency runs.
   const ProcessResult ran = run_all_resident("c_maps_stackless", "__syncthreads();");
   INFO(ran.output);

@@ -16,8 +16,8 @@ namespace fencelab::testing {
 class ProgramGenerator {
 public:
   /** `stackless`: nothing runs on the AST (no switch), so that its threads run stackless
-   *  (Machine::runs_stackless); it has __syncthreads() instead, some of them in divergent code,
-   *  and its helper reads and writes the globals and may wait at a barrier too. */
+   *  (Machine::runs_stackless); it has __syncthreads() (some in divergent code), fences and
+   *  atomics instead, and its helper reads and writes the globals and may have them too. */
   explicit ProgramGenerator(uint64_t seed, bool stackless = false) : m_random(seed), m_stackless(stackless) {}
 
   std::string kernel() {
@@ -83,6 +83,17 @@ private:
     }
   }
 
+  /** An atomic on a global (or, in the kernel, an element of `out`). */
+  std::string atomic_call() {
+    const std::string target = !m_in_helper && below(3) == 0 ? "&out[(" + expr(1) + ") & 3]" : below(2) ? "&g0" : "&g1";
+    switch (below(4)) {
+    case 0: return "atomicAdd(" + target + ", " + expr(1) + ")";
+    case 1: return "atomicCAS(" + target + ", " + expr(1) + ", " + expr(1) + ")";
+    case 2: return "atomicExch(" + target + ", " + expr(1) + ")";
+    default: return "atomicXor(" + target + ", " + expr(1) + ")";
+    }
+  }
+
   std::string statements(uint32_t depth, uint32_t level) {
     std::string code;
     const uint32_t count = 1 + below(4);
@@ -142,7 +153,14 @@ private:
       });
     }
     case 8: {
-      if (m_stackless) return in + (m_in_helper && below(2) ? ";\n" : "__syncthreads();\n");
+      if (m_stackless) {
+        switch (below(4)) {
+        case 0: return in + (m_in_helper && below(2) ? ";\n" : "__syncthreads();\n");
+        case 1: return in + (below(2) ? "__threadfence();\n" : "__threadfence_block();\n");
+        case 2: return in + atomic_call() + ";\n";
+        default: return in + local() + " = " + atomic_call() + ";\n";
+        }
+      }
       const bool saved = m_in_switch;
       m_in_switch = true;
       std::string code = in + "switch ((" + expr(1) + ") & 3) {\n";

@@ -139,6 +139,12 @@ Word math(Builtin b, std::span<const Word> a, const Call& call, const Type& resu
   }
 }
 
+/** A fence's scope: Programming Guide 10.5, __threadfence_block / __threadfence /
+ *  __threadfence_system. */
+Scope fence_scope(Builtin fence) {
+  return fence == Builtin::ThreadfenceBlock ? Scope::Block : fence == Builtin::Threadfence ? Scope::Device : Scope::System;
+}
+
 /** printf's conversions rebuilt one at a time with the C library's formatter. */
 std::string format_printf(const std::string& format, const std::vector<const Expr*>& arg_exprs,
                           std::span<const Word> args) {
@@ -199,54 +205,59 @@ std::string format_printf(const std::string& format, const std::vector<const Exp
 } // namespace
 
 Word Machine::Impl::call_builtin(SimThread& thread, const Call& call) {
-  const Builtin builtin = *call.builtin;
-  const BuiltinInfo& info = builtin_info(builtin);
   const ArgumentValues argument_values(call, [this, &thread](const Expr& arg) { return eval(thread, arg); });
-  const std::span<const Word> args = argument_values.values();
+  return apply_builtin(thread, call, argument_values.values());
+}
 
-  switch (info.category) {
+void Machine::Impl::perform_fence(SimThread& thread, const Call& call) {
+  const Scope scope = fence_scope(*call.builtin);
+  fence_executed = true;
+  thread.fenced = true;
+  model->fence(thread.ref, scope);
+  if (observing()) {
+    Event e;
+    e.kind = EventKind::Fence;
+    e.thread = thread.ref.id;
+    e.range = call.range;
+    e.scope = scope;
+    if (observer_wants_text) e.text = model->explain_last(thread.ref);
+    emit(std::move(e));
+  }
+}
+
+AtomicUpdate Machine::Impl::atomic_update(const SimThread& thread, const Call& call, std::span<const Word> args) const {
+  AtomicUpdate update;
+  update.op = atomic_builtin(*call.builtin)->op;
+  update.type = call.args[0]->type.pointee();
+  update.type.is_volatile = false;
+  update.type.is_const = false;
+  update.storage_type = update.type;
+  update.unobserved = thread.discarded_value == &call && !fence_executed;
+  update.unfenced = !thread.fenced;
+  if (update.op == AtomicOp::CAS) {
+    update.compare = args[1];
+    update.operand = args[2];
+  } else {
+    update.operand = args[1];
+  }
+  return update;
+}
+
+Word Machine::Impl::apply_builtin(SimThread& thread, const Call& call, std::span<const Word> args) {
+  const Builtin builtin = *call.builtin;
+  switch (builtin_info(builtin).category) {
   case BuiltinCategory::Math: return math(builtin, args, call, call.type);
   case BuiltinCategory::Bits: return reinterpret_word(args[0], call.args[0]->type, call.type);
-  case BuiltinCategory::Fence: {
-    // Programming Guide 10.5: __threadfence_block / __threadfence / __threadfence_system.
-    const Scope scope = builtin == Builtin::ThreadfenceBlock ? Scope::Block
-                        : builtin == Builtin::Threadfence    ? Scope::Device
-                                                             : Scope::System;
+  case BuiltinCategory::Fence:
     before_visible_event(thread, EventKind::Fence, call.range);
-    fence_executed = true;
-    thread.fenced = true;
-    model->fence(thread.ref, scope);
-    if (observing()) {
-      Event e;
-      e.kind = EventKind::Fence;
-      e.thread = thread.ref.id;
-      e.range = call.range;
-      e.scope = scope;
-      if (observer_wants_text) e.text = model->explain_last(thread.ref);
-      emit(std::move(e));
-    }
+    perform_fence(thread, call);
     return 0;
-  }
   case BuiltinCategory::Barrier:
     return wait_at_barrier(thread, builtin, !args.empty() && word_is_true(args[0], call.args[0]->type), call.range);
   case BuiltinCategory::Atomic: {
-    const AtomicBuiltin atomic_kind = *atomic_builtin(builtin);
-    AtomicUpdate update;
-    update.op = atomic_kind.op;
-    update.type = call.args[0]->type.pointee();
-    update.type.is_volatile = false;
-    update.type.is_const = false;
-    update.storage_type = update.type;
-    update.unobserved = thread.discarded_value == &call && !fence_executed;
-    update.unfenced = !thread.fenced;
-    if (atomic_kind.op == AtomicOp::CAS) {
-      update.compare = args[1];
-      update.operand = args[2];
-    } else {
-      update.operand = args[1];
-    }
+    const AtomicUpdate update = atomic_update(thread, call, args);
     thread.read_site = &call;
-    return atomic(thread, args[0], update, atomic_kind.scope, call.range);
+    return atomic(thread, args[0], update, atomic_builtin(builtin)->scope, call.range);
   }
   case BuiltinCategory::Warp: return perform_warp_builtin(*this, thread, call, args);
   case BuiltinCategory::Io: {

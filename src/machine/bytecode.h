@@ -74,6 +74,13 @@ enum class Opcode : uint8_t {
   Barrier,      ///< __syncthreads and its _count/_and/_or forms (`node` the Call): pop the
                 ///< predicate if `arg` is 1 (of `type`), wait at the block's barrier, push the
                 ///< builtin's result (Machine::Impl::wait_at_barrier)
+  /** A builtin call without a visible event (math, bits, printf, clock, assert and trap; `node`
+   *  the Call): pop its `arg` arguments, push its value (Machine::Impl::apply_builtin) */
+  Builtin,
+  Fence,        ///< a __threadfence* call (`node`): a visible event; push 0
+  /** An atomic builtin call (`node`): pop its `arg` arguments (the pointer, then the compare
+   *  value of a CAS, then the operand), perform it (a visible event), push the old value */
+  Atomic,
   EvalAst,      ///< push the value of `node`, evaluated on the AST
   ExecAst,      ///< run statement `statement` on the AST; a break jumps to `arg`, a continue to
                 ///< `imm`, a return leaves the function

@@ -325,7 +325,19 @@ private:
              1 - int(c.args.size()));
         return true;
       }
-      if (c.builtin || c.function == nullptr) return false;
+      if (c.builtin) {
+        // Warp operations stay on the AST (their lanes meet in warp_schedule.h's code), as does
+        // a barrier form the case above does not take.
+        const BuiltinCategory category = builtin_info(*c.builtin).category;
+        if (category == BuiltinCategory::Warp || category == BuiltinCategory::Barrier) return false;
+        for (const ExprPtr& arg : c.args) value(*arg);
+        const Opcode op = category == BuiltinCategory::Fence    ? Opcode::Fence
+                          : category == BuiltinCategory::Atomic ? Opcode::Atomic
+                                                                : Opcode::Builtin;
+        emit({.op = op, .arg = uint32_t(c.args.size()), .node = &e}, 1 - int(c.args.size()));
+        return true;
+      }
+      if (c.function == nullptr) return false;
       const FunctionDecl* callee = definition_of(*c.function);
       if (callee == nullptr || callee->body == nullptr) return false;
       for (const ExprPtr& arg : c.args) value(*arg);

@@ -12,6 +12,7 @@
 #include "memory_access.h"
 
 #include "fencelab/frontend/operators.h"
+#include "fencelab/machine/atomic_update.h"
 
 #include <array>
 #include <cassert>
@@ -63,6 +64,27 @@ bool Interpreter::store_or_stop(Word pointer, const Type& type, Word value, Sour
 bool Interpreter::store_or_stop(const Instr& i, Word pointer, Word value) {
   return store_or_stop(pointer, *i.type, value, i.node->range, (i.arg & kConstantValue) && m.observing(),
                        (i.arg & kCheckedAddress) != 0);
+}
+
+bool Interpreter::atomic_or_stop(const Call& call, std::span<const Word> args, Word& old) {
+  // Machine::Impl::apply_builtin's atomic, split at its switch like the accesses above. The
+  // update is made again when resumed, but for whether it is unobserved, which depends on
+  // whether any thread has run a fence since (Machine::Impl::atomic_update).
+  AtomicUpdate update = m.atomic_update(t, call, args);
+  t.read_site = &call;
+  if (!t.resume_at_event) {
+    const ResolvedAccess a = m.resolve_atomic(t, args[0], update, call.range);
+    t.resume_same_state = m.announce_read_event(t, EventKind::Atomic, call.range, a.location);
+    t.pending_access = a;
+    t.resume_unobserved = update.unobserved;
+    t.resume_at_event = true;
+    return false;
+  }
+  t.resume_at_event = false;
+  update.unobserved = t.resume_unobserved;
+  m.resumed_at_read_event(t, t.pending_access.location, t.resume_same_state);
+  old = m.perform_atomic(t, t.pending_access, update, atomic_builtin(*call.builtin)->scope, call.range);
+  return true;
 }
 
 template <class Update>
@@ -333,6 +355,45 @@ bool Interpreter::execute(const CompiledFunction& function, Word* stack, uint32_
       } else {
         const bool predicate = i.arg != 0 && word_is_true(*--sp, *i.type);
         *sp++ = m.wait_at_barrier(t, *c.builtin, predicate, c.range);
+      }
+      break;
+    }
+    case Opcode::Builtin: {
+      sp -= i.arg;
+      const Word result = m.apply_builtin(t, as<Call>(*i.node), std::span<const Word>(sp, i.arg));
+      *sp++ = result;
+      break;
+    }
+    case Opcode::Fence: {
+      const Call& c = as<Call>(*i.node);
+      if constexpr (kStackless) {
+        // Machine::Impl::apply_builtin's fence, split at its switch.
+        if (!t.resume_at_event) {
+          m.announce_visible_event(t, EventKind::Fence, c.range);
+          t.resume_at_event = true;
+          return stop();
+        }
+        t.resume_at_event = false;
+        m.resumed_at_visible_event();
+        m.perform_fence(t, c);
+        *sp++ = 0;
+      } else {
+        *sp++ = m.apply_builtin(t, c, {});
+      }
+      break;
+    }
+    case Opcode::Atomic: {
+      const Call& c = as<Call>(*i.node);
+      const std::span<const Word> args(sp - i.arg, i.arg);
+      if constexpr (kStackless) {
+        Word old = 0;
+        if (!atomic_or_stop(c, args, old)) return stop();
+        sp -= i.arg;
+        *sp++ = old;
+      } else {
+        const Word old = m.apply_builtin(t, c, args);
+        sp -= i.arg;
+        *sp++ = old;
       }
       break;
     }

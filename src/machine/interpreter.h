@@ -96,6 +96,8 @@ private:
   bool load_or_stop(Word pointer, const Type& type, SourceRange range, bool checked, Word& value);
   bool store_or_stop(Word pointer, const Type& type, Word value, SourceRange range, bool constant, bool checked);
   bool store_or_stop(const Instr& instr, Word pointer, Word value);
+  /** An atomic builtin's `call` with arguments `args`: as load_or_stop; its old value. */
+  bool atomic_or_stop(const Call& call, std::span<const Word> args, Word& old);
   /** ++/-- or op= on memory at `pointer` (`e`): its load, `update`, its store; the values in
    *  ThreadRunState::resume_loaded and resume_updated once done. */
   template <class Update> bool update_or_stop(const Expr& e, const Type& type, Word pointer, Update update);

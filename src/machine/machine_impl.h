@@ -133,6 +133,7 @@ struct ThreadRunState {
   uint8_t resume_events_done = 0;
   bool resume_at_event = false;   ///< it stopped before a visible event, which it performs first
   bool resume_same_state = false; ///< announce_read_event's answer, for that event
+  bool resume_unobserved = false; ///< an atomic's AtomicUpdate::unobserved, found before the event
   uint32_t resume_pc = 0;    ///< the instruction it runs when resumed (again, if it stopped before its event)
   uint32_t resume_depth = 0; ///< values on SimThread::operand_stack
 
@@ -684,10 +685,24 @@ struct Machine::Impl final : FootprintSink {
    *  store make, whichever thread makes it: a memory object's element, aligned, of its size. */
   bool address_always_valid(Word pointer, const Type& type) const;
   Word atomic(SimThread& thread, Word pointer, const AtomicUpdate& update, Scope scope, SourceRange range);
+  /** atomic's parts before and after its switch (a stackless thread's): the checked access, and
+   *  the update performed there (its old value). */
+  ResolvedAccess resolve_atomic(SimThread& thread, Word pointer, const AtomicUpdate& update, SourceRange range);
+  Word perform_atomic(SimThread& thread, const ResolvedAccess& access, const AtomicUpdate& update, Scope scope,
+                      SourceRange range);
   Word pointer_to_object(uint32_t object_id) const;
 
   // builtin_calls.cpp
+  /** A builtin's call: its arguments evaluated on the AST, then apply_builtin. */
   Word call_builtin(SimThread& thread, const Call& call);
+  /** The builtin of `call` on its arguments' values `args` (each evaluated as the AST does). */
+  Word apply_builtin(SimThread& thread, const Call& call, std::span<const Word> args);
+  /** A fence's step once the thread is scheduled at it (apply_builtin's, after its switch). */
+  void perform_fence(SimThread& thread, const Call& call);
+  /** The update an atomic builtin's `call` makes with arguments `args`. Whether it is
+   *  `unobserved` depends on whether any fence has run yet: computed before the thread's switch,
+   *  as apply_builtin does. */
+  AtomicUpdate atomic_update(const SimThread& thread, const Call& call, std::span<const Word> args) const;
 };
 
 } // namespace fencelab

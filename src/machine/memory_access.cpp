@@ -135,14 +135,25 @@ void Machine::Impl::store(SimThread& thread, Word pointer, const Type& type, Wor
 
 Word Machine::Impl::atomic(SimThread& thread, Word pointer, const AtomicUpdate& update, Scope scope,
                            SourceRange range) {
-  const ResolvedAccess a = resolve(*this, thread, pointer, update.type, EventKind::Atomic, range);
+  const ResolvedAccess a = resolve_atomic(thread, pointer, update, range);
+  before_read_event(thread, EventKind::Atomic, range, a.location);
+  return perform_atomic(thread, a, update, scope, range);
+}
+
+ResolvedAccess Machine::Impl::resolve_atomic(SimThread& thread, Word pointer, const AtomicUpdate& update,
+                                             SourceRange range) {
+  ResolvedAccess a = resolve(*this, thread, pointer, update.type, EventKind::Atomic, range);
   if (a.local != nullptr)
     fault(thread, range, RuntimeErrorKind::Unsupported, "not supported: an atomic operation on a thread-local array");
   if (a.object->space == MemorySpace::Constant)
     fault(thread, range, fmt::format("atomic write to __constant__ variable '{}'", a.object->name));
+  return a;
+}
+
+Word Machine::Impl::perform_atomic(SimThread& thread, const ResolvedAccess& a, const AtomicUpdate& update,
+                                   Scope scope, SourceRange range) {
   AtomicUpdate stored = update;
   stored.storage_type = a.element_type;
-  before_read_event(thread, EventKind::Atomic, range, a.location);
   const Word old = model->read_modify_write(thread.ref, a.location, scope, stored);
   const uint32_t commuting_kind = observing() ? stored.commuting_kind_found(old) : 0;
   if (observing()) {
