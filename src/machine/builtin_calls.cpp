@@ -145,6 +145,15 @@ Scope fence_scope(Builtin fence) {
   return fence == Builtin::ThreadfenceBlock ? Scope::Block : fence == Builtin::Threadfence ? Scope::Device : Scope::System;
 }
 
+/** An event of `kind` by `thread` at `range`, for the observer to be told of. */
+Event observed_event(EventKind kind, const SimThread& thread, SourceRange range) {
+  Event e;
+  e.kind = kind;
+  e.thread = thread.ref.id;
+  e.range = range;
+  return e;
+}
+
 /** printf's conversions rebuilt one at a time with the C library's formatter. */
 std::string format_printf(const std::string& format, const std::vector<const Expr*>& arg_exprs,
                           std::span<const Word> args) {
@@ -215,10 +224,7 @@ void Machine::Impl::perform_fence(SimThread& thread, const Call& call) {
   thread.fenced = true;
   model->fence(thread.ref, scope);
   if (observing()) {
-    Event e;
-    e.kind = EventKind::Fence;
-    e.thread = thread.ref.id;
-    e.range = call.range;
+    Event e = observed_event(EventKind::Fence, thread, call.range);
     e.scope = scope;
     if (observer_wants_text) e.text = model->explain_last(thread.ref);
     emit(std::move(e));
@@ -267,10 +273,7 @@ Word Machine::Impl::apply_builtin(SimThread& thread, const Call& call, std::span
         call.args[0]->kind == ExprKind::StringLiteral ? as<StringLiteral>(*call.args[0]).value : "";
     std::string text = format_printf(format, arg_exprs, args.subspan(1));
     if (observing()) {
-      Event e;
-      e.kind = EventKind::Print;
-      e.thread = thread.ref.id;
-      e.range = call.range;
+      Event e = observed_event(EventKind::Print, thread, call.range);
       e.text = text;
       emit(std::move(e));
     }
