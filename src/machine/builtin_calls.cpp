@@ -142,7 +142,9 @@ Word math(Builtin b, std::span<const Word> a, const Call& call, const Type& resu
 /** A fence's scope: Programming Guide 10.5, __threadfence_block / __threadfence /
  *  __threadfence_system. */
 Scope fence_scope(Builtin fence) {
-  return fence == Builtin::ThreadfenceBlock ? Scope::Block : fence == Builtin::Threadfence ? Scope::Device : Scope::System;
+  return fence == Builtin::ThreadfenceBlock ? Scope::Block
+         : fence == Builtin::Threadfence    ? Scope::Device
+                                            : Scope::System;
 }
 
 /** An event of `kind` by `thread` at `range`, for the observer to be told of. */

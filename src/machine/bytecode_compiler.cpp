@@ -3,8 +3,6 @@
 // private steps counted at the same statements, the same operands evaluated first, the same
 // reads and writes with the same sites and ranges.
 #include "bytecode.h"
-
-#include <unordered_map>
 #include "interpreter.h"
 
 #include "fencelab/frontend/operators.h"
