@@ -452,6 +452,51 @@ __global__ void k(int* out) { out[threadIdx.x] = deep(threadIdx.x + 1); }
   CHECK(outcome_strings(*compiled->program, r) == std::set<std::string>{"out[0]=41 out[1]=82"});
 }
 
+TEST_CASE("bytecode: recursion, a defaulted argument and calls nested past the operand stack keep fibers",
+          "[bytecode]") {
+  // Bytecode::mark_stackless: a kernel runs stackless only if every function it can call is
+  // compiled, called with every argument (a default argument is evaluated on the AST), not
+  // recursive, and the operand stack of its deepest chain of calls fits Bytecode::kMaxStack.
+  // Each refusal beside a kernel that differs from it only in that one respect and is accepted;
+  // both run alike on every engine.
+  const auto runs_stackless = [](const std::string& functions, const std::string& value) {
+    const std::string text = "//@ launch grid=1 block=2\n//@ arg out: int[2] = zeros\n//@ observe out[0] out[1]\n" +
+                             functions + "\n__global__ void k(int* out) { int x = threadIdx.x + 3; out[threadIdx.x] = " +
+                             value + "; }\n";
+    auto compiled = compile_text(text);
+    INFO(text << compiled->rendered());
+    REQUIRE(compiled->program != nullptr);
+    check_same(*compiled->program, 50);
+    return Machine(*compiled->program, MachineOptions{}).runs_stackless();
+  };
+  SECTION("recursion, direct or through another function") {
+    CHECK_FALSE(runs_stackless("__device__ int sum(int n) { return n == 0 ? 0 : n + sum(n - 1); }", "sum(x)"));
+    CHECK(runs_stackless("__device__ int sum(int n) { return n * (n + 1) / 2; }", "sum(x)"));
+    const std::string mutual = "__device__ int odd(int n);\n"
+                               "__device__ int even(int n) { return n == 0 ? 1 : odd(n - 1); }\n"
+                               "__device__ int odd(int n) { return n == 0 ? 0 : even(n - 1); }";
+    CHECK_FALSE(runs_stackless(mutual, "even(x)"));
+    CHECK_FALSE(runs_stackless(mutual, "odd(x)"));
+  }
+  SECTION("a call that leaves an argument to its default") {
+    const std::string add = "__device__ int add(int a, int b = 2) { return a + b; }";
+    CHECK_FALSE(runs_stackless(add, "add(x)"));
+    CHECK(runs_stackless(add, "add(x, 2)"));
+  }
+  SECTION("a chain of calls whose operand stacks together pass its size") {
+    // nest(n, e): n values below e on the operand stack while e is evaluated.
+    const auto nest = [](int n, std::string e) {
+      for (int i = 0; i < n; ++i) e = "(x + " + e + ")";
+      return e;
+    };
+    // inner needs 13 words; outer, 12 below its call of inner: 25; the kernel adds its own.
+    const std::string functions = "__device__ int inner(int x) { return " + nest(12, "x") + "; }\n" +
+                                  "__device__ int outer(int x) { return " + nest(12, "inner(x)") + "; }";
+    CHECK(runs_stackless(functions, nest(0, "outer(x)")));
+    CHECK_FALSE(runs_stackless(functions, nest(10, "outer(x)")));
+  }
+}
+
 TEST_CASE("bytecode: every catalogue and corpus kernel", "[bytecode][catalogue]") {
   std::vector<std::string> files = catalogue_files();
   for (const auto& entry : std::filesystem::directory_iterator(std::string(FENCELAB_SOURCE_DIR) + "/tests/corpus"))
