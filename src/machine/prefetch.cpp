@@ -9,14 +9,10 @@ namespace fencelab {
 
 namespace {
 
-/** Prefetches, for writing, every cache line that holds a byte of [base + from, base + to)
- *  (a hint only): counted from the line of the first byte, so a range that does not start on a
- *  line boundary still has its last bytes' line loaded. */
+/** Prefetches, for writing, the cache lines of [base + from, base + to) (a hint only). */
 void prefetch_bytes(const void* base, int from, int to) {
-  constexpr uintptr_t kLine = 64;
-  const uintptr_t first = (reinterpret_cast<uintptr_t>(base) + from) & ~(kLine - 1);
-  const uintptr_t end = reinterpret_cast<uintptr_t>(base) + to;
-  for (uintptr_t line = first; line < end; line += kLine) __builtin_prefetch(reinterpret_cast<const void*>(line), 1);
+  constexpr int kLine = 64;
+  for (int offset = from; offset < to; offset += kLine) __builtin_prefetch(static_cast<const char*>(base) + offset, 1);
 }
 
 } // namespace

@@ -218,11 +218,9 @@ struct ThreadSlotState {
  * when its block is admitted), its identity (set by admit_block), its fiber, and buffers whose
  * memory is kept across the threads that use the slot and across executions (issue 12: no
  * allocation per thread start). The bases come first, hottest first; the members after them
- * are touched by fewer resumptions. Aligned to a cache line, so that every thread's fields fall
- * in the same lines and a prefetch of its first lines covers the same fields in each
- * (prefetch.cpp).
+ * are touched by fewer resumptions.
  */
-struct alignas(64) SimThread : ThreadRunState, ThreadSlotState, ThreadRareState {
+struct SimThread : ThreadRunState, ThreadSlotState, ThreadRareState {
   /** The slot's fiber. It runs one thread after another: between them it is *parked* at the
    *  top of its loop (Machine::Impl::start_thread), so a start resumes it instead of mapping a
    *  stack and making a context. A fiber suspended inside a kernel at an execution's end is
