@@ -489,7 +489,8 @@ TEST_CASE("bytecode: recursion, a defaulted argument and calls nested past the o
       for (int i = 0; i < n; ++i) e = "(x + " + e + ")";
       return e;
     };
-    // inner needs 13 words; outer, 12 below its call of inner: 25; the kernel adds its own.
+    // inner needs about 13 words, outer about 25 (12 below its call of inner); the kernel adds
+    // what lies below its call of outer: a few words fit in 32, ten more do not.
     const std::string functions = "__device__ int inner(int x) { return " + nest(12, "x") + "; }\n" +
                                   "__device__ int outer(int x) { return " + nest(12, "inner(x)") + "; }";
     CHECK(runs_stackless(functions, nest(0, "outer(x)")));
