@@ -26,7 +26,7 @@ void Machine::Impl::prefetch_thread(const SimThread& thread, PrefetchReach reach
   // What a resumption reads first: ThreadRunState, then ThreadSlotState (identity and the
   // headers of the buffers, whose addresses prefetch_buffers reads a pick later; then the
   // pending access, the snapshots' headers and the bottom of the operand stack, for an event).
-  // SimThread's bases are laid out so (machine_impl.h).
+  // SimThread's bases are laid out so (sim_thread.h).
   const auto* first = reinterpret_cast<const char*>(&thread);
   const auto* end = reach == PrefetchReach::BarrierRound
                         ? reinterpret_cast<const char*>(&thread.pending_access)
