@@ -243,6 +243,33 @@ __global__ void k(int* out) {
   }
 }
 
+TEST_CASE("bytecode: barriers and atomics called as statements leave no value behind", "[bytecode]") {
+  // A barrier called as a statement pushes no result to be popped, and only an atomic called
+  // as a statement is marked discarded (AtomicUpdate::unobserved): the values computed around
+  // them, on the operand stack between the calls, must come out as on the AST. The loop runs
+  // more barriers than the operand stack has room for, so that a result left behind by each
+  // would overflow it.
+  check_text(R"(
+//@ launch grid=1 block=4
+//@ arg out: int[4] = zeros
+//@ observe out[0] out[1] out[2] out[3]
+__device__ int total;
+__global__ void k(int* out) {
+  int acc = 0;
+  for (int i = 0; i < 40; ++i) {
+    __syncthreads_count(threadIdx.x < i);
+    acc += __syncthreads_or(threadIdx.x == i % 4) * 10 + i;
+    __syncthreads();
+    atomicAdd(&total, acc);
+    acc += atomicAdd(&total, 0) > 0 ? 100 : 0;
+    __syncthreads_and(acc > 0);
+  }
+  out[threadIdx.x] = acc;
+}
+)",
+             1, {}, 200);
+}
+
 TEST_CASE("bytecode: compound assignments to integer locals, each operator and width, as the AST does them",
           "[bytecode]") {
   // Opcode::CompoundSlotInteger (a local of its own computation type) and CompoundSlot (one

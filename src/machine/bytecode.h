@@ -73,7 +73,8 @@ enum class Opcode : uint8_t {
                 ///< values below the arguments (a stackless callee's operands go above them)
   Barrier,      ///< __syncthreads and its _count/_and/_or forms (`node` the Call): pop the
                 ///< predicate if `arg` is 1 (of `type`), wait at the block's barrier, push the
-                ///< builtin's result (Machine::Impl::wait_at_barrier)
+                ///< builtin's result (Machine::Impl::wait_at_barrier) unless `arg2` is 1: a
+                ///< statement of its own, whose value nothing reads
   /** A builtin call without a visible event (math, bits, printf, clock, assert and trap; `node`
    *  the Call): pop its `arg` arguments, push its value (Machine::Impl::apply_builtin) */
   Builtin,

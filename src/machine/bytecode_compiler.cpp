@@ -6,6 +6,7 @@
 #include "interpreter.h"
 
 #include "fencelab/frontend/operators.h"
+#include "fencelab/machine/atomic_update.h"
 #include "fencelab/machine/pointer.h"
 
 #include <algorithm>
@@ -115,6 +116,13 @@ private:
     }
     const size_t mark = here();
     value(e);
+    if (here() > mark && m_code.back().op == Opcode::Barrier && m_code.back().node == &e) {
+      // `__syncthreads();`: its result is not pushed to be popped (a barrier round's
+      // resumption then writes nothing to the operand stack, a line a large grid leaves cold).
+      m_code.back().arg2 = 1;
+      --m_depth;
+      return;
+    }
     if (const std::optional<Instr> fused = compound_with_constant(mark)) {
       m_code.resize(mark);
       emit(*fused, -1);
@@ -509,9 +517,12 @@ private:
     case StmtKind::ExprStmt: {
       const Expr& expr = *as<ExprStmt>(s).expr;
       step(s);
-      // Only a builtin called as the whole statement asks whether its value is discarded
-      // (AtomicUpdate::unobserved compares the pointer with its own Call node).
-      if (expr.kind == ExprKind::Call && as<Call>(expr).builtin) emit({.op = Opcode::Discarded, .node = &expr});
+      // Only an atomic called as the whole statement asks whether its value is discarded
+      // (AtomicUpdate::unobserved compares the pointer with its own Call node). Nothing else
+      // reads it, and writing it at every `__syncthreads();` cost a large grid a miss per thread
+      // and round (the field lies in ThreadRareState, which a barrier round leaves cold).
+      if (expr.kind == ExprKind::Call && as<Call>(expr).builtin && atomic_builtin(*as<Call>(expr).builtin))
+        emit({.op = Opcode::Discarded, .node = &expr});
       effect(expr);
       return;
     }

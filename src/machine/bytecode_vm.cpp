@@ -351,10 +351,11 @@ bool Interpreter::execute(const CompiledFunction& function, Word* stack, uint32_
         }
         t.resume_at_event = false;
         if (i.arg != 0) --sp;
-        *sp++ = t.barrier_result;
+        if (i.arg2 == 0) *sp++ = t.barrier_result;
       } else {
         const bool predicate = i.arg != 0 && word_is_true(*--sp, *i.type);
-        *sp++ = m.wait_at_barrier(t, *c.builtin, predicate, c.range);
+        const Word result = m.wait_at_barrier(t, *c.builtin, predicate, c.range);
+        if (i.arg2 == 0) *sp++ = result;
       }
       break;
     }
