@@ -1,6 +1,7 @@
 // The command line as a user meets it: exit codes, diagnostics, JSON, replay.
 #include "process_helpers.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <catch2/catch.hpp>
 #include <chrono>
@@ -140,6 +141,37 @@ TEST_CASE("the AST interpreter (--interpreter ast) and fibers give the bytecode'
   const auto bad = run_fencelab("explore --model gpu --interpreter jit " + file);
   CHECK(bad.exit_code != 0);
   CHECK(contains(bad.output, "--interpreter"));
+}
+
+TEST_CASE("every command's --help is plain text, and a wrong name for --warp, --interpreter or --reduction is "
+          "refused with the names",
+          "[cli]") {
+  // CLI11 listed these options' enum values beside their names as raw bytes: --help held NUL
+  // and control characters, and the error for a wrong name stopped at the first NUL.
+  for (const char* command : {"run", "explore", "check", "replay", "explain", "report", "compare", "draw", "list", "gpu"}) {
+    INFO(command);
+    const auto help = run_fencelab(std::string(command) + " --help", false);
+    CHECK(help.exit_code == 0);
+    CHECK(std::none_of(help.output.begin(), help.output.end(), [](char c) {
+      const auto byte = static_cast<unsigned char>(c);
+      return (byte < 0x20 && c != '\n') || byte == 0x7f;
+    }));
+  }
+  const std::string file = kernel("fences/write_read_xy.cu");
+  const auto warp = run_fencelab("run --warp simt " + file);
+  CHECK(warp.exit_code == 2);
+  CHECK(contains(warp.output, "--warp: 'simt' is not one of its, lockstep"));
+  const auto interpreter = run_fencelab("explore --interpreter jit " + file);
+  CHECK(interpreter.exit_code == 2);
+  CHECK(contains(interpreter.output, "--interpreter: 'jit' is not one of ast, bytecode, fibers"));
+  const auto reduction = run_fencelab("check --reduction sleep " + file);
+  CHECK(reduction.exit_code == 2);
+  CHECK(contains(reduction.output, "--reduction: 'sleep' is not one of dpor, none"));
+  // The names still choose: lockstep lanes deadlock on a warp's own spin lock (its independent
+  // threads complete).
+  const std::string spin_lock = kernel("warps/intra_warp_spin_lock.cu");
+  CHECK(contains(run_fencelab("explore --warp lockstep " + spin_lock, false).output, "can never progress"));
+  CHECK_FALSE(contains(run_fencelab("explore --warp its " + spin_lock, false).output, "can never progress"));
 }
 
 TEST_CASE("a failed expectation exits 1 with a witness", "[cli]") {

@@ -12,6 +12,29 @@
 
 namespace fencelab::cli {
 
+namespace {
+
+/**
+ * Makes `option` a choice among the names of an enum's values. (CLI11's CheckedTransformer lists
+ * its map's values beside the names, in --help and in the error for a name it does not know, and
+ * writes an enum of uint8_t as a raw byte: --help held NUL and control characters, and the error
+ * stopped at the first NUL.) A name becomes its value's number, which CLI11 reads into the enum.
+ */
+template <class Enum> void choose_among(CLI::Option& option, const std::map<std::string, Enum>& names) {
+  std::string listed;
+  for (const auto& entry : names) listed += (listed.empty() ? "" : ", ") + entry.first;
+  option.transform(CLI::Validator(
+      [names, listed](std::string& input) {
+        const auto found = names.find(input);
+        if (found == names.end()) return "'" + input + "' is not one of " + listed;
+        input = std::to_string(static_cast<int>(found->second));
+        return std::string();
+      },
+      "one of " + listed));
+}
+
+} // namespace
+
 void add_common_options(CLI::App& command, CommonOptions& options) {
   command.add_option("file", options.file, "kernel file (.cu with //@ directives)")->required();
   command.add_option("--model", options.models, "memory model(s): sc, tso, gpu (comma-separated; default gpu)")
@@ -30,28 +53,24 @@ void add_common_options(CLI::App& command, CommonOptions& options) {
   command.add_option("--max-barrier-rounds", options.machine.max_barrier_rounds,
                      "barrier releases one execution may perform")
       ->check(CLI::PositiveNumber);
-  command
-      .add_option("--warp", options.machine.warp,
-                   "warp scheduling: its (independent threads, Volta and later; default) or lockstep "
-                   "(pre-Volta SIMT)")
-      ->transform(CLI::CheckedTransformer(
-          std::map<std::string, WarpMode>{{"its", WarpMode::Its}, {"lockstep", WarpMode::Lockstep}}));
-  command
-      .add_option("--interpreter", options.machine.engine,
-                  "how threads run the kernel: bytecode (compiled once, default; stackless where the kernel "
-                  "allows), fibers (compiled, every thread on a fiber) or ast (walks the syntax tree: the reference)")
-      ->transform(CLI::CheckedTransformer(
-          std::map<std::string, Engine>{{"bytecode", Engine::Bytecode}, {"fibers", Engine::BytecodeOnFibers}, {"ast", Engine::Ast}}));
+  choose_among(*command.add_option("--warp", options.machine.warp,
+                                    "warp scheduling: its (independent threads, Volta and later; default) or "
+                                    "lockstep (pre-Volta SIMT)"),
+               std::map<std::string, WarpMode>{{"its", WarpMode::Its}, {"lockstep", WarpMode::Lockstep}});
+  choose_among(*command.add_option("--interpreter", options.machine.engine,
+                                    "how threads run the kernel: bytecode (compiled once, default; stackless where "
+                                    "the kernel allows), fibers (compiled, every thread on a fiber) or ast (walks "
+                                    "the syntax tree: the reference)"),
+               std::map<std::string, Engine>{
+                   {"bytecode", Engine::Bytecode}, {"fibers", Engine::BytecodeOnFibers}, {"ast", Engine::Ast}});
   add_launch_options(command, options.shape);
 }
 
 void add_reduction_option(CLI::App& command, Reduction& reduction) {
-  command
-      .add_option("--reduction", reduction,
-                  "exhaustive search: dpor (partial-order reduction, default) or none (every decision "
-                  "sequence, the reference)")
-      ->transform(CLI::CheckedTransformer(
-          std::map<std::string, Reduction>{{"dpor", Reduction::Dpor}, {"none", Reduction::None}}));
+  choose_among(*command.add_option("--reduction", reduction,
+                                    "exhaustive search: dpor (partial-order reduction, default) or none (every "
+                                    "decision sequence, the reference)"),
+               std::map<std::string, Reduction>{{"dpor", Reduction::Dpor}, {"none", Reduction::None}});
 }
 
 uint32_t all_cores() { return std::max(1u, std::thread::hardware_concurrency()); }
