@@ -1,10 +1,12 @@
 // The Machine: runtime errors with locations, livelock, limits, residency, observation rules.
 #include "fencelab/checkers/checkers.h"
 #include "fencelab/machine/memory_model.h"
+#include "fencelab/report/report.h"
 #include "machine_helpers.h"
 
 #include <algorithm>
 #include <cstdio>
+#include <iterator>
 #include <sys/wait.h>
 
 using namespace fencelab;
@@ -245,6 +247,61 @@ TEST_CASE("prefetching resumptions changes no execution", "[machine][residency]"
     on.engine = off.engine = engine;
     off.prefetch_resumptions = false;
     check_same_random_executions(kRacyLargeReduction, on, off);
+  }
+}
+
+namespace {
+
+/** Records every event it is sent, but asks for no barrier arrivals (as the checkers do). */
+class RecorderWithoutArrivals final : public EventObserver {
+public:
+  void on_event(const Event& event) override { events.push_back(event); }
+  bool wants_barrier_arrivals() const override { return false; }
+  std::vector<Event> events;
+};
+
+} // namespace
+
+TEST_CASE("an observer that wants no barrier arrivals is sent the other events, in their places",
+          "[machine][observers]") {
+  const char* const text = R"(
+//@ launch grid=2 block=8
+//@ arg out: int[2] = zeros
+//@ observe out[0] out[1]
+__global__ void k(int* out) {
+  __shared__ int s[8];
+  s[threadIdx.x] = threadIdx.x;
+  __syncthreads();
+  for (int stride = 4; stride > 0; stride >>= 1) {
+    if (threadIdx.x < stride) s[threadIdx.x] += s[threadIdx.x + stride];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) out[blockIdx.x] = s[0];
+}
+)";
+  for (const char* model_name : {"sc", "gpu"}) {
+    INFO(model_name);
+    Kernel k = kernel_from_text(text);
+    auto model = create_model(model_name);
+    const ExplorationResult random = explore_random(*k.machine, *model, RandomOptions{5, 3});
+    REQUIRE_FALSE(random.outcomes.empty());
+    ReplayError error;
+    TraceRecorder all;
+    RecorderWithoutArrivals without;
+    REQUIRE(replay(*k.machine, *model, random.outcomes[0].witness, &all, error));
+    REQUIRE(replay(*k.machine, *model, random.outcomes[0].witness, &without, error));
+    std::vector<Event> expected;
+    std::copy_if(all.events().begin(), all.events().end(), std::back_inserter(expected),
+                 [](const Event& e) { return e.kind != EventKind::BarrierArrive; });
+    // 16 threads, each arriving at four barriers.
+    CHECK(all.events().size() - expected.size() == 16 * 4);
+    REQUIRE(without.events.size() == expected.size());
+    for (size_t i = 0; i < expected.size(); ++i) {
+      INFO(i);
+      CHECK(without.events[i].kind == expected[i].kind);
+      CHECK(without.events[i].thread == expected[i].thread);
+      CHECK(without.events[i].sequence == expected[i].sequence);
+    }
   }
 }
 

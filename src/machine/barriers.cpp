@@ -161,12 +161,14 @@ void Machine::Impl::arrive_at_barrier(SimThread& thread, SourceRange range) {
   ++thread.visible_events; // a barrier is a visible event (it ends a spin iteration)
   thread.events_at_barrier = thread.visible_events;
   thread.barrier_predicate_before = thread.barrier_predicate;
-  if (observing()) {
+  if (observer_wants_arrivals) {
     Event& e = arrival_event; // only its thread and range change: not built per arrival
     e.kind = EventKind::BarrierArrive;
     e.thread = thread.ref.id;
     e.range = range;
     emit_event(e);
+  } else if (observing()) {
+    ++sequence; // the arrival's place in the sequence, as if it had been sent
   }
 }
 

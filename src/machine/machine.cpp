@@ -135,6 +135,7 @@ const ExecutionResult& Machine::Impl::run(MemoryModel& the_model, ChoiceSource& 
 
   observer_wants_text = observer != nullptr && observer->wants_text();
   observer_wants_model_steps = observer != nullptr && observer->wants_model_steps();
+  observer_wants_arrivals = observer != nullptr && observer->wants_barrier_arrivals();
   model->set_explaining(observer_wants_text);
   if (observer != nullptr) observer->begin_execution();
   model->set_location_describer([this](Location l, const Word* value) {

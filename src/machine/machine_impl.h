@@ -400,6 +400,7 @@ struct Machine::Impl final : FootprintSink {
   /** Whether the observer wants text (names, explanations) built into events. */
   bool observer_wants_text = false;
   bool observer_wants_model_steps = false;
+  bool observer_wants_arrivals = false;
   /** The BarrierRelease event, refilled by every release (release_barrier). */
   Event release_event;
   bool default_step_limit = false; ///< max_steps was scaled from the launch, not given

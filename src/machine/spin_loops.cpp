@@ -112,12 +112,14 @@ void Machine::Impl::take_snapshot(const SimThread& thread, SourceRange range, Lo
   s.range = range;
   s.site = site;
   s.location = location;
+  // The buffer is resized only when the state's size changed (a call, a return): a thread's
+  // successive snapshots, which swap buffers (after_read_event), mostly have the same size.
   const size_t size = state_word_count(thread);
-  s.words.clear();
-  s.words.reserve(size);
+  if (s.words.size() != size) s.words.resize(size);
+  Word* out = s.words.data();
   StateHash hash(size);
   for_each_state_word(thread, [&](Word w) {
-    s.words.push_back(w);
+    *out++ = w;
     hash.add(w);
   });
   s.frame_words = static_cast<uint32_t>(frames_above_kernel(thread).size() * 2);

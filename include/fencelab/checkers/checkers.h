@@ -21,6 +21,7 @@ public:
 
   bool wants_text() const override { return false; }
   bool wants_model_steps() const override { return false; }
+  bool wants_barrier_arrivals() const override { return false; }
   void begin_execution() override;
   void on_event(const Event& event) override;
   void end_execution(const ExecutionResult& result) override;

@@ -135,12 +135,15 @@ inline Word extend_integer(uint64_t raw, uint32_t size, bool is_signed) {
   return value;
 }
 
-// Inline: the interpreter converts nearly every value it reads or writes, mostly to the same
-// integer type or from one pointer to another (the cases convert_word_between begins with).
+// Inline: the interpreter converts nearly every value it reads or writes, mostly from one
+// pointer to another or from an integer to an integer type (`int tid = threadIdx.x`, the
+// usual arithmetic conversions), which keeps the value modulo 2^N of the target's width
+// (C++20 [conv.integral]): its low bytes, extended as the target's signedness says, as
+// convert_word_between would end. Only a conversion to bool tests the value instead.
 inline Word convert_word(Word value, const Type& from, const Type& to) {
   if (from.pointer_depth > 0 && to.pointer_depth > 0) return value;
-  if (from.scalar == to.scalar && (from.pointer_depth | to.pointer_depth) == 0 && to.scalar != ScalarType::Bool &&
-      scalar_is_integer(to.scalar))
+  if ((from.pointer_depth | to.pointer_depth) == 0 && to.scalar != ScalarType::Bool && scalar_is_integer(to.scalar) &&
+      scalar_is_integer(from.scalar))
     return extend_integer(value, scalar_size(to.scalar), scalar_is_signed(to.scalar));
   return convert_word_between(value, from, to);
 }

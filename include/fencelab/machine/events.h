@@ -80,6 +80,10 @@ public:
   /** Whether the observer reads ModelStep events (a buffered store reaching memory); the
    *  checkers do not, and describing each drain costs time. */
   virtual bool wants_model_steps() const { return true; }
+  /** Whether the observer reads BarrierArrive events; the checkers do not (the release lists
+   *  the participants), and a barrier-heavy grid arrives twice for each of its other events.
+   *  The events not sent still take their place in the sequence (Event::sequence). */
+  virtual bool wants_barrier_arrivals() const { return true; }
   virtual void begin_execution() {}
   virtual void end_execution(const ExecutionResult& result) {}
   /** A hint, never an event: `thread` is likely to act soon (the Machine predicts the random

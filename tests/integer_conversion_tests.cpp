@@ -1,0 +1,35 @@
+// Conversions between integer types (frontend/types.h): convert_word's inline path against the
+// general one, which every other conversion takes.
+#include "fencelab/frontend/types.h"
+
+#include <catch2/catch.hpp>
+
+using namespace fencelab;
+
+TEST_CASE("integer conversions: the inline path of convert_word agrees with the general one", "[types]") {
+  // convert_word converts between integer types inline (C++20 [conv.integral]: the value modulo
+  // 2^N of the target's width); convert_word_between is the general path it used to take.
+  // Every pair of integer types (bool only as a source: to bool is a test against zero), on
+  // each source type's extremes and values around them, canonical for the source.
+  const ScalarType integers[] = {ScalarType::Bool,  ScalarType::Char,     ScalarType::UChar, ScalarType::Short,
+                                 ScalarType::UShort, ScalarType::Int,      ScalarType::UInt,  ScalarType::Long,
+                                 ScalarType::ULong, ScalarType::LongLong, ScalarType::ULongLong};
+  const uint64_t raw[] = {0, 1, 2, 0x7f, 0x80, 0xff, 0x100, 0x7fff, 0x8000, 0xffff, 0x12345, 0x7fffffff, 0x80000000,
+                          0xffffffff, 0x100000000, 0x7fffffffffffffff, 0x8000000000000000, 0xfffffffffffffffe,
+                          0xffffffffffffffff};
+  for (const ScalarType from : integers) {
+    for (const ScalarType to : integers) {
+      if (to == ScalarType::Bool) continue;
+      for (const uint64_t r : raw) {
+        const Word value = canonical_word(r, Type::of(from));
+        INFO(scalar_spelling(from) << " -> " << scalar_spelling(to) << ", " << value);
+        CHECK(convert_word(value, Type::of(from), Type::of(to)) ==
+              convert_word_between(value, Type::of(from), Type::of(to)));
+      }
+    }
+  }
+  // And two values spelled out: -1 as unsigned int, 2^32 + 5 as int.
+  CHECK(convert_word(word_from_int(-1, Type::of(ScalarType::Int)), Type::of(ScalarType::Int),
+                     Type::of(ScalarType::UInt)) == 0xffffffffu);
+  CHECK(convert_word(0x100000005ull, Type::of(ScalarType::LongLong), Type::of(ScalarType::Int)) == 5);
+}
