@@ -134,6 +134,13 @@ namespace {
 
 } // namespace
 
+// The loop's switch has a `default` that cannot be reached (every instruction holds an opcode
+// the compiler emitted), so that its jump table needs no test for a value past the last opcode:
+// two of the dispatch's eight instructions, 1.1% of a tree reduction's (callgrind). GCC 12 drops
+// that test only for an unreachable default, and a default silences -Wswitch; -Wswitch-enum,
+// an error here, still names every opcode the switch does not handle.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic error "-Wswitch-enum"
 template <bool kStackless>
 bool Interpreter::execute(const CompiledFunction& function, Word* stack, uint32_t depth, uint32_t start) {
   Word* sp = stack + depth; // the next free entry
@@ -435,8 +442,10 @@ bool Interpreter::execute(const CompiledFunction& function, Word* stack, uint32_
         break;
       }
       return true;
+    default: __builtin_unreachable(); // see the pragma above
     }
   }
 }
+#pragma GCC diagnostic pop
 
 } // namespace fencelab
