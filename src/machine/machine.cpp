@@ -235,6 +235,8 @@ const ExecutionResult& Machine::Impl::run(MemoryModel& the_model, ChoiceSource& 
         e.store_id = described.store_id;
         e.text = std::move(described.text);
         emit(std::move(e));
+      } else {
+        pass_over_event();
       }
       model->internal_step(step);
     }

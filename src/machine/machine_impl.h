@@ -423,6 +423,11 @@ struct Machine::Impl final : FootprintSink {
   static bool same_private_state(const SimThread& thread, const ThreadSnapshot& s);
   void emit(Event&& event) { emit_event(event); }
   void emit_event(Event& event);
+  /** An event the observer declined (wants_model_steps, wants_barrier_arrivals) still takes
+   *  its place in the sequence, so the others are numbered alike for every observer. */
+  void pass_over_event() {
+    if (observing()) ++sequence;
+  }
   /** The event of a memory access, rebuilt in place for each (memory_access.cpp): a fresh
    *  Event per access cost a tenth of the checkers' time per access. */
   Event access_event_buffer;

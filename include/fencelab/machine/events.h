@@ -81,8 +81,8 @@ public:
    *  checkers do not, and describing each drain costs time. */
   virtual bool wants_model_steps() const { return true; }
   /** Whether the observer reads BarrierArrive events; the checkers do not (the release lists
-   *  the participants), and a barrier-heavy grid arrives twice for each of its other events.
-   *  The events not sent still take their place in the sequence (Event::sequence). */
+   *  the participants), and a tree reduction arrives about twice for each of its other events.
+   *  Declined events of either kind still take their place in the sequence (Event::sequence). */
   virtual bool wants_barrier_arrivals() const { return true; }
   virtual void begin_execution() {}
   virtual void end_execution(const ExecutionResult& result) {}
