@@ -1,6 +1,8 @@
 // Property tests of the models' core structures against plain oracles, over random operation
-// sequences: the store buffer against a list, views against a map.
+// sequences: the store buffer against a list, views against a map, histories against a list
+// per location.
 #include "fencelab/explore/exploration.h"
+#include "models/histories.h"
 #include "models/store_buffer.h"
 #include "models/view.h"
 
@@ -162,6 +164,49 @@ TEST_CASE("joining many views at once gives the sequential joins' map", "[models
       // The barrier: every participant gets the joined view, shared.
       at_once.share();
       for (View& v : views) v = at_once;
+    }
+  }
+}
+
+TEST_CASE("histories keep every location's stores in order from one execution to the next", "[models][property]") {
+  // Instance 0 is small (a history per element, the newest inline), instance 1 past
+  // Histories' dense limit (histories only for the elements written); each execution starts
+  // them afresh with new initial values, as a new block's shared memory does.
+  const std::vector<uint32_t> sizes{4, 300};
+  for (uint64_t seed = 1; seed <= 100; ++seed) {
+    SplitMix64 random(seed);
+    Histories histories;
+    for (int execution = 0; execution < 3; ++execution) {
+      histories.clear();
+      std::map<std::pair<uint32_t, uint32_t>, std::vector<HistoryEntry>> oracle;
+      for (uint32_t instance = 0; instance < sizes.size(); ++instance) {
+        std::vector<Word> initial(sizes[instance]);
+        for (uint32_t index = 0; index < sizes[instance]; ++index) {
+          initial[index] = random.next() % 1000;
+          oracle[{instance, index}] = {HistoryEntry{initial[index], 0, ThreadId{}, true}};
+        }
+        histories.init_instance(instance, initial);
+      }
+      for (int step = 0; step < 80; ++step) {
+        const uint32_t instance = random.below(2);
+        const Location l{instance, random.below(instance == 0 ? 4 : 6) * (instance == 0 ? 1 : 50)};
+        std::vector<HistoryEntry>& expected = oracle[{l.instance, l.index}];
+        if (random.below(2) == 0) {
+          const HistoryEntry e{random.next() % 1000, uint64_t(step + 1), ThreadId{random.below(4), 0, random.below(32)},
+                               false, random.below(3)};
+          REQUIRE(histories.append(l, e.value, e.id, e.writer, e.commuting_kind) == expected.size());
+          expected.push_back(e);
+        }
+        REQUIRE(histories.size(l) == expected.size());
+        for (uint32_t i = 0; i < expected.size(); ++i) {
+          const HistoryEntry got = histories.entry(l, i);
+          CHECK(got.value == expected[i].value);
+          CHECK(got.id == expected[i].id);
+          CHECK(got.writer == expected[i].writer);
+          CHECK(got.initial == expected[i].initial);
+          CHECK(got.commuting_kind == expected[i].commuting_kind);
+        }
+      }
     }
   }
 }

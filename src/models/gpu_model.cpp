@@ -6,55 +6,6 @@
 namespace fencelab {
 
 // ---------------------------------------------------------------------------------------------
-// Histories
-
-void Histories::InstanceStores::empty() {
-  for (auto& stores : by_index) stores.clear();
-  for (auto& [index, stores] : written) stores.clear();
-}
-
-const std::vector<HistoryEntry>* Histories::InstanceStores::find(uint32_t index) const {
-  if (dense) return index < by_index.size() ? &by_index[index] : nullptr;
-  const auto it = written.find(index);
-  return it == written.end() ? nullptr : &it->second;
-}
-
-void Histories::clear() {
-  for (auto& instance : m_initial) instance.clear();
-  for (auto& instance : m_stores) instance.empty();
-}
-
-void Histories::init_instance(uint32_t instance, std::span<const Word> initial) {
-  if (instance >= m_initial.size()) {
-    m_initial.resize(instance + 1);
-    m_stores.resize(instance + 1);
-  }
-  m_initial[instance].assign(initial.begin(), initial.end());
-  // A block's shared memory starts afresh when a new block takes the slot.
-  InstanceStores& stores = m_stores[instance];
-  stores.empty();
-  stores.dense = initial.size() <= kDenseElements;
-  if (stores.dense) stores.by_index.resize(initial.size());
-}
-
-uint32_t Histories::size(Location location) const {
-  if (location.instance >= m_stores.size()) return 1;
-  const std::vector<HistoryEntry>* stores = m_stores[location.instance].find(location.index);
-  return 1 + (stores == nullptr ? 0 : static_cast<uint32_t>(stores->size()));
-}
-
-HistoryEntry Histories::entry(Location location, uint32_t index) const {
-  if (index == 0) return HistoryEntry{m_initial[location.instance][location.index], 0, ThreadId{}, true};
-  return (*m_stores[location.instance].find(location.index))[index - 1];
-}
-
-uint32_t Histories::append(Location location, Word value, uint64_t id, ThreadId writer, uint32_t commuting_kind) {
-  auto& stores = m_stores[location.instance].at(location.index);
-  stores.push_back(HistoryEntry{value, id, writer, false, commuting_kind});
-  return static_cast<uint32_t>(stores.size());
-}
-
-// ---------------------------------------------------------------------------------------------
 // The model
 
 void GpuModel::begin_execution(ChoiceSource& choices) {

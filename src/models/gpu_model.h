@@ -24,53 +24,13 @@
 #pragma once
 
 #include "buffered_model.h"
+#include "histories.h"
 #include "view.h"
 
 #include <span>
-#include <unordered_map>
 #include <vector>
 
 namespace fencelab {
-
-/** One store in a location's history. */
-struct HistoryEntry {
-  Word value = 0;
-  uint64_t id = 0; ///< the store's id (store_ids.h); 0 for the initial value
-  ThreadId writer;
-  bool initial = false; ///< the value the location held at kernel start
-  uint32_t commuting_kind = 0; ///< written by a commuting update (AtomicUpdate::commuting_kind)
-};
-
-/** Every location's history in coherence order; entry 0 is the initial value. */
-class Histories {
-public:
-  void clear();
-  void init_instance(uint32_t instance, std::span<const Word> initial);
-  uint32_t size(Location location) const;
-  HistoryEntry entry(Location location, uint32_t index) const;
-  /** Appends a store; returns its index. */
-  uint32_t append(Location location, Word value, uint64_t id, ThreadId writer, uint32_t commuting_kind = 0);
-
-private:
-  /** Instances of at most this many elements keep a history per element in a vector; larger
-   *  ones only for the elements written, in a hash map (a 2^20-element array would otherwise
-   *  hold 24 MiB of empty histories). */
-  static constexpr size_t kDenseElements = 256;
-  /** One instance's entries after the initial. By instance, so that a new block's shared
-   *  memory is reset without visiting every other location's history. */
-  struct InstanceStores {
-    bool dense = false;
-    std::vector<std::vector<HistoryEntry>> by_index;                  ///< when dense
-    std::unordered_map<uint32_t, std::vector<HistoryEntry>> written;  ///< otherwise
-    /** Empties every history, keeping the entries' memory for the next execution (a litmus
-     *  run appends to the same few locations hundreds of thousands of times). */
-    void empty();
-    const std::vector<HistoryEntry>* find(uint32_t index) const;
-    std::vector<HistoryEntry>& at(uint32_t index) { return dense ? by_index[index] : written[index]; }
-  };
-  std::vector<std::vector<Word>> m_initial; ///< per instance
-  std::vector<InstanceStores> m_stores;
-};
 
 class GpuModel final : public BufferedModel {
 public:
