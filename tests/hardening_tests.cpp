@@ -93,8 +93,9 @@ TEST_CASE("B: a barrier loop whose counter changes stops at the barrier-round li
   CHECK(o.outcome.message.find("stopped after 5000 barrier rounds (--max-barrier-rounds)") != std::string::npos);
 }
 
-// An arrival keeps its state's words only when its fingerprint matches the previous arrival's
-// (Machine::Impl::arrive_at_barrier): a state that returns every other round is no repeat.
+// A quiet round's release compares each participant's state with the one it kept at the
+// previous release (Machine::Impl::barrier_loop_detected): a state that returns every other
+// round is no repeat.
 TEST_CASE("B: a barrier loop whose state alternates stops at the barrier-round limit", "[hardening][barrier]") {
   MachineOptions options;
   options.max_barrier_rounds = 5000;
@@ -104,6 +105,48 @@ TEST_CASE("B: a barrier loop whose state alternates stops at the barrier-round l
         run_once("__global__ void k() { int t = 0; while (1) { t = 1 - t; __syncthreads(); } }\n", model, options);
     CHECK(o.outcome.status == ExecutionStatus::StepLimit);
     CHECK(o.outcome.message.find("stopped after 5000 barrier rounds (--max-barrier-rounds)") != std::string::npos);
+  }
+}
+
+// Only a quiet round (no visible event by any participant since its previous arrival) can
+// repeat the one before: a store in every round, even of the same value, is not a repeat.
+TEST_CASE("B: a barrier loop with a store in every round stops at the barrier-round limit", "[hardening][barrier]") {
+  MachineOptions options;
+  options.max_barrier_rounds = 5000;
+  for (const char* model : {"sc", "gpu"}) {
+    INFO(model);
+    const OutcomeCount o = run_once(R"(
+//@ launch grid=1 block=4
+__device__ int x;
+__global__ void k() { while (1) { if (threadIdx.x == 2) x = 1; __syncthreads(); } }
+)",
+                                    model, options);
+    CHECK(o.outcome.status == ExecutionStatus::StepLimit);
+    CHECK(o.outcome.message.find("stopped after 5000 barrier rounds (--max-barrier-rounds)") != std::string::npos);
+  }
+}
+
+// Rounds with stores, then quiet ones that repeat: recognised once two quiet rounds in a row
+// leave the states unchanged, long before the round limit.
+TEST_CASE("B: a barrier loop that goes quiet after some rounds ends as an infinite loop", "[hardening][barrier]") {
+  MachineOptions options;
+  options.max_barrier_rounds = 5000;
+  for (const char* model : {"sc", "tso", "gpu"}) {
+    INFO(model);
+    const OutcomeCount o = run_once(R"(
+//@ launch grid=1 block=4
+__device__ int x;
+__global__ void k() {
+  int i = 0;
+  while (1) {
+    if (i < 3) { x = i; ++i; }
+    __syncthreads();
+  }
+}
+)",
+                                    model, options);
+    CHECK(o.outcome.status == ExecutionStatus::StepLimit);
+    CHECK(o.outcome.message.find("repeats __syncthreads at line 8 forever") != std::string::npos);
   }
 }
 

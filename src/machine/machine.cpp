@@ -347,6 +347,7 @@ void Machine::Impl::admit_block(uint32_t block_slot, uint64_t linear_block) {
   block.live = threads_per_block;
   block.arrived = 0;
   block.last_round_size = 0;
+  block.snapshots_kept = false;
   block.thread_slots.resize(threads_per_block);
   block.waiting_bits.assign((threads_per_block + 63) / 64, 0);
   block.exited_bits.assign((threads_per_block + 63) / 64, 0);

@@ -48,6 +48,9 @@ struct ResidentBlock {
   std::vector<uint64_t> waiting_bits, exited_bits;
   uint32_t predicates_set = 0; ///< waiting threads whose __syncthreads_count/and/or predicate is non-zero
   uint32_t last_round_size = 0; ///< participants of its previous barrier release
+  /** Its previous release ended a quiet round (Machine::Impl::barrier_loop_detected), and every
+   *  participant's SimThread::barrier_snapshot holds its state at that release. */
+  bool snapshots_kept = false;
   /** The threads release_barrier releases (its scratch; a release runs no other release of
    *  the block: work it makes due waits in Machine::Impl::block_work). */
   std::vector<ThreadRef> participants;
@@ -365,8 +368,6 @@ struct Machine::Impl final : FootprintSink {
   /** `site`: the expression about to read (null for a barrier's or a local loop's snapshot). */
   void take_snapshot(const SimThread& thread, SourceRange range, Location location, const void* site,
                      ThreadSnapshot& into) const;
-  /** take_snapshot's fingerprint of the thread's private state, without copying the state. */
-  static uint64_t private_state_fingerprint(const SimThread& thread);
   /** Tells the observer about a runtime error (an Error event), if one listens. */
   void emit_error(const SimThread& thread, SourceRange range, const std::string& message);
   /** Ends the execution from scheduler context (not inside a thread's fiber, where fault()
@@ -377,7 +378,7 @@ struct Machine::Impl final : FootprintSink {
   /** Whether this release repeats the block's previous one with nothing changed, which makes
    *  the block loop forever; stops the execution if so, or past max_barrier_rounds. */
   bool barrier_loop_detected(ResidentBlock& block, const std::vector<ThreadRef>& participants);
-  /** A barrier's arrival, up to the switch: the thread's state for recognising a barrier loop,
+  /** A barrier's arrival, up to the switch: whether it is quiet (SimThread::barrier_quiet),
    *  and the event. */
   void arrive_at_barrier(SimThread& thread, SourceRange range);
   /** __syncthreads (`builtin`, and `predicate` for its _count/_and/_or forms): arrives, waits

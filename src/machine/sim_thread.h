@@ -145,18 +145,15 @@ struct ThreadRunState {
 
   Builtin barrier_kind = Builtin::Syncthreads; ///< which form of __syncthreads it waits in
   bool barrier_predicate = false; ///< the _count/_and/_or argument
-  // Barrier-loop recognition (Machine::Impl::release_barrier).
+  // Barrier-loop recognition (Machine::Impl::barrier_loop_detected).
   bool barrier_predicate_before = false; ///< barrier_predicate at its previous arrival
-  bool barrier_repeat = false;         ///< this arrival repeats the previous one exactly
-  bool barrier_words_kept = false;     ///< see barrier_fingerprint
+  /** This arrival follows the previous one with no visible event in between, at the same
+   *  barrier, with the same predicate (Machine::Impl::arrive_at_barrier). */
+  bool barrier_quiet = false;
   Word barrier_result = 0;        ///< their result, set at release
   uint64_t visible_events = 0;         ///< visible events and warp operations performed
   uint64_t events_at_barrier = ~0ull;  ///< visible_events at its previous barrier arrival
-  /** The previous arrival's barrier and the fingerprint of its private state (take_snapshot's);
-   *  SimThread::barrier_snapshot holds its words only where `barrier_words_kept` (see
-   *  Machine::Impl::arrive_at_barrier). */
-  SourceRange barrier_range;
-  uint64_t barrier_fingerprint = 0;
+  SourceRange barrier_range;           ///< the barrier of its latest arrival
 
   /** An increment's or compound assignment's value loaded and value to store, between its
    *  load and its store (a stackless thread's). */
@@ -234,7 +231,8 @@ struct SimThread : ThreadRunState, ThreadSlotState, ThreadRareState {
    *  first (prefetch_resumption). 0 before its first switch. */
   uintptr_t switch_frame = 0;
 
-  ThreadSnapshot barrier_snapshot; ///< at its previous barrier arrival, where ThreadRunState::barrier_words_kept
+  /** Its state at its block's previous release, where ResidentBlock::snapshots_kept. */
+  ThreadSnapshot barrier_snapshot;
   Dim3 thread_idx, block_idx;
 
   // Rarely touched (fields in lines that a large grid's resumptions leave cold cost a miss

@@ -81,9 +81,7 @@ size_t state_word_count(const SimThread& thread) {
  * equal fingerprints are confirmed by comparing the words. Each word is mixed with its position
  * on its own (an odd multiplier, 2^64 over the golden ratio, makes the mix one-to-one, so states
  * that differ in one word always differ here) and the mixes are summed: no chain of
- * multiplications from word to word, which cost a barrier arrival more than copying the state
- * did. It reads each word where the thread keeps it: reading a snapshot's copy back instead
- * waited for the snapshot buffer's line, which a large grid has left cold.
+ * multiplications from word to word, which made hashing a state cost more than copying it.
  */
 class StateHash {
 public:
@@ -125,12 +123,6 @@ void Machine::Impl::take_snapshot(const SimThread& thread, SourceRange range, Lo
   s.frame_words = static_cast<uint32_t>(frames_above_kernel(thread).size() * 2);
   s.slot_words = static_cast<uint32_t>(thread.slots.size());
   s.fingerprint = hash.value();
-}
-
-uint64_t Machine::Impl::private_state_fingerprint(const SimThread& thread) {
-  StateHash hash(state_word_count(thread));
-  for_each_state_word(thread, [&](Word w) { hash.add(w); });
-  return hash.value();
 }
 
 bool Machine::Impl::same_private_state(const SimThread& thread, const ThreadSnapshot& s) {
