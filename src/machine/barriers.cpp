@@ -112,7 +112,7 @@ bool Machine::Impl::barrier_loop_detected(ResidentBlock& block, const std::vecto
   // and kept. Their states are the ones they arrived in: nothing runs between a thread's
   // arrival and its release. Kept at every arrival instead, as a fingerprint of the state,
   // this cost a tree reduction, whose rounds are never quiet (some thread loads and stores in
-  // each), 6% of its instructions (callgrind, 256 x 256 under sc).
+  // each), 5% of its instructions (callgrind, 256 x 256 under sc).
   const bool quiet_round =
       participants.size() == block.last_round_size &&
       std::all_of(participants.begin(), participants.end(),
