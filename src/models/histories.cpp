@@ -34,16 +34,12 @@ void Histories::init_instance(uint32_t instance, std::span<const Word> initial) 
 HistoryEntry Histories::entry(Location location, uint32_t index) const {
   if (index == 0) return HistoryEntry{m_initial[location.instance][location.index], 0, ThreadId{}, true};
   const LocationStores& stores = *find(location);
-  if (index == stores.count)
-    return HistoryEntry{stores.newest_value, stores.newest_id, stores.newest_writer, false, stores.newest_commuting_kind};
-  return stores.older[index - 1];
+  return index == stores.count ? stores.newest() : stores.older[index - 1];
 }
 
 uint32_t Histories::append(Location location, Word value, uint64_t id, ThreadId writer, uint32_t commuting_kind) {
   LocationStores& stores = m_stores[location.instance].at(location.index);
-  if (stores.count > 0)
-    stores.older.push_back(HistoryEntry{stores.newest_value, stores.newest_id, stores.newest_writer, false,
-                                        stores.newest_commuting_kind});
+  if (stores.count > 0) stores.older.push_back(stores.newest());
   stores.newest_value = value;
   stores.newest_id = id;
   stores.newest_writer = writer;

@@ -37,9 +37,9 @@ public:
 private:
   /**
    * One location's stores after the initial value. The newest is kept inline, beside the
-   * count: a load reads the count and then, nearly always, the newest entry (a barrier's join
-   * leaves a participant only the newest to read), and a block's shared locations are cold at
-   * a large grid's loads. With every store in a heap vector of its own, a load waited for two
+   * count: a load reads the count and then, nearly always, the newest entry (after a barrier's
+   * join a participant can read only the newest of what its block stored before it), and a
+   * block's shared locations are cold at a large grid's loads. With every store in a heap vector of its own, a load waited for two
    * misses one after the other, the vector's header and then its entries (8% of the 2^20
    * reduction's time under gpu, in a perf profile); now one line holds both.
    */
@@ -50,6 +50,11 @@ private:
     uint32_t newest_commuting_kind = 0;
     uint32_t count = 0;                ///< stores, the newest included
     std::vector<HistoryEntry> older;   ///< the stores before the newest, oldest first
+    /** The newest store as an entry (meaningful where count > 0). Its fields are kept apart,
+     *  not as a HistoryEntry, so that the record fits one line. */
+    HistoryEntry newest() const {
+      return HistoryEntry{newest_value, newest_id, newest_writer, false, newest_commuting_kind};
+    }
     void clear() {
       count = 0;
       older.clear(); // keeps its memory for the next execution
