@@ -3,8 +3,10 @@
 #include "fencelab/checkers/checkers.h"
 #include "fencelab/machine/memory_model.h"
 #include "machine_helpers.h"
+#include "program_generator.h"
 
 #include <algorithm>
+#include <fmt/format.h>
 #include <set>
 
 using namespace fencelab;
@@ -293,6 +295,75 @@ __global__ void k(int* out) {
   REQUIRE(!r.reports.empty());
   CHECK(r.reports.front().report.kind == DiagnosticKind::UninitializedRead);
   CHECK(r.reports.front().report.message.rfind("read of uninitialized s[", 0) == 0);
+}
+
+TEST_CASE("a buffer behind a const parameter is read unchecked only while no cast can make it writable",
+          "[checkers]") {
+  // The race detector skips the reads of a buffer that only a `const int*` parameter reaches
+  // (nothing can write it, so no read of it can race). A cast that drops the const makes it
+  // writable: then the same reads are checked again, and the write below races with them.
+  const auto reports = [](const std::string& write, const char* init) {
+    Kernel k = kernel_from_text(std::string("//@ launch grid=1 block=2\n//@ arg in: int[2] = ") + init +
+                                "\n//@ arg out: int[2] = zeros\n"
+                                "__global__ void k(const int* in, int* out) {\n"
+                                "  out[threadIdx.x] = in[0];\n  " + write + "\n}\n");
+    Checkers checkers(k.program());
+    auto model = create_model("sc");
+    const ExplorationResult r = check(*k.machine, *model, checkers);
+    REQUIRE(r.complete);
+    std::vector<std::string> out;
+    for (const auto& report : r.reports) out.push_back(diagnostic_kind_name(report.report.kind));
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  CHECK(reports("", "iota").empty());
+  CHECK(reports("if (threadIdx.x == 1) ((int*)in)[0] = 5;", "iota") == std::vector<std::string>{"data-race"});
+  CHECK(reports("if (threadIdx.x == 1) ((int*)(void*)in)[0] = 5;", "iota") ==
+        std::vector<std::string>{"data-race"});
+  // A cast that keeps the const changes nothing.
+  CHECK(reports("const int* again = (const int*)in; out[threadIdx.x] += again[1];", "iota").empty());
+  // An uninitialized one is still watched, for its uninitialized reads.
+  CHECK(reports("", "uninit") == std::vector<std::string>{"uninitialized-read"});
+}
+
+TEST_CASE("generated kernels with a const input: read-only buffers report what tracking every access reports",
+          "[checkers][generated]") {
+  // The reference tracks the read-only buffer's accesses as any other's. Half of the kernels
+  // also write `in` through a cast that drops the const; there the detector must track it,
+  // and its reads race with those writes.
+  const uint64_t count = kSanitizedBuild ? 16 : 120;
+  MachineOptions options;
+  options.max_local_steps = 100'000;
+  const auto reports = [](Kernel& k, const char* model_name, CheckerOptions checker_options) {
+    Checkers checkers(k.program(), checker_options);
+    auto model = create_model(model_name);
+    const ExplorationResult r = explore_checked(*k.machine, *model, checkers, CheckBudget{150, 60, 1});
+    std::string text = fmt::format("{} executions, complete {}\n", r.executions, r.complete);
+    for (const ReportCount& found : r.reports) {
+      text += fmt::format("{} in {} executions: {}, witness {}\n", diagnostic_kind_name(found.report.kind),
+                          found.executions, found.report.message, found.report.witness.encode());
+      for (const ReportSite& site : found.report.sites)
+        text += fmt::format("  {} at {}-{} by {}\n", site.role, site.range.begin, site.range.end, site.threads);
+    }
+    return text;
+  };
+  size_t races_on_in = 0, unchecked = 0;
+  for (uint64_t seed = 10'400'000; seed < 10'400'000 + count; ++seed) {
+    const std::string text = ProgramGenerator(seed, seed % 2 == 0).with_const_input().kernel();
+    Kernel k = kernel_from_text(text, options);
+    INFO("program generator seed " << seed << "\n" << text);
+    if (!k.program().unit.casts_away_const) ++unchecked;
+    for (const char* model : {"sc", "gpu"}) {
+      INFO("model " << model);
+      const std::string fast = reports(k, model, {});
+      CHECK(fast == reports(k, model, CheckerOptions{.track_read_only_buffers = true}));
+      if (fast.find(" on in[") != std::string::npos) ++races_on_in;
+    }
+  }
+  // Both kinds of kernel were met, and the casts' writes raced with reads.
+  CHECK(unchecked >= count / 4);
+  CHECK(unchecked <= count - count / 4);
+  CHECK(races_on_in > 0);
 }
 
 TEST_CASE("a resident block spinning on a block that can never become resident is a deadlock",

@@ -20,17 +20,31 @@ public:
    *  atomics instead, and its helper reads and writes the globals and may have them too. */
   explicit ProgramGenerator(uint64_t seed, bool stackless = false) : m_random(seed), m_stackless(stackless) {}
 
+  /** The kernel also takes `const int* in` (four elements, 0..3), whose elements its
+   *  expressions read; in half of such kernels some statements also write them through a cast
+   *  that drops the const (`((int*)in)[i] = ...`), which makes the buffer writable after all
+   *  (the race detector's read-only buffers, tests/check_tests.cpp). Off, the kernels are those
+   *  the seeds always gave. */
+  ProgramGenerator& with_const_input() {
+    m_const_input = true;
+    m_casts_away_const = below(2) == 0;
+    return *this;
+  }
+
   std::string kernel() {
-    std::string text = "//@ launch grid=1 block=2\n"
-                       "//@ arg out: int[4] = zeros\n"
-                       "//@ observe out[0] out[1] out[2] out[3] g0 g1\n"
-                       "__device__ int g0, g1 = 3;\n";
+    std::string text = "//@ launch grid=1 block=2\n";
+    if (m_const_input) text += "//@ arg in: int[4] = iota\n";
+    text += "//@ arg out: int[4] = zeros\n"
+            "//@ observe out[0] out[1] out[2] out[3] g0 g1\n"
+            "__device__ int g0, g1 = 3;\n";
     m_in_helper = true;
     m_locals = 2;
     text += "__device__ int helper(int v0, int v1) {\n" + statements(2, 1) + "  return " + expr(2) + ";\n}\n";
     m_in_helper = false;
     m_locals = 3;
-    text += "__global__ void k(int* out) {\n  int v0 = threadIdx.x, v1 = " + std::to_string(below(5)) +
+    text += std::string(m_const_input ? "__global__ void k(const int* in, int* out) {\n"
+                                      : "__global__ void k(int* out) {\n") +
+            "  int v0 = threadIdx.x, v1 = " + std::to_string(below(5)) +
             ", v2;\n  v2 = v0 + 1;\n" + statements(3, 1) + "}\n";
     return text;
   }
@@ -43,6 +57,8 @@ private:
   uint32_t m_loops = 0; ///< loop counters declared so far (each loop has its own)
   uint32_t m_loop_depth = 0;
   bool m_in_switch = false;
+  bool m_const_input = false;     ///< with_const_input
+  bool m_casts_away_const = false; ///< with_const_input: some statements write `in` through a cast
 
   uint32_t below(uint32_t bound) { return m_random.below(bound); }
   std::string local() { return "v" + std::to_string(below(m_locals)); }
@@ -51,6 +67,7 @@ private:
   // The helper has no `out`; stackless, it reads and writes the globals, so that its threads
   // stop and resume inside the call.
   std::string lvalue() {
+    if (m_casts_away_const && !m_in_helper && below(6) == 0) return "((int*)in)[(" + expr(1) + ") & 3]";
     switch (below(!m_in_helper ? 4 : m_stackless ? 3 : 2)) {
     case 0:
     case 1: return local();
@@ -61,6 +78,7 @@ private:
 
   std::string expr(uint32_t depth) {
     if (depth == 0 || below(4) == 0) {
+      if (m_const_input && !m_in_helper && below(4) == 0) return "in[(" + expr(0) + ") & 3]";
       switch (below(!m_in_helper ? 5 : m_stackless ? 4 : 3)) {
       case 0: return std::to_string(below(9));
       case 1:

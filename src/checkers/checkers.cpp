@@ -30,7 +30,8 @@ DiagnosticKind diagnostic_kind_of(RuntimeErrorKind kind) {
 
 } // namespace
 
-Checkers::Checkers(const Program& program) : m_program(program), m_races(std::make_unique<RaceDetector>(program)) {}
+Checkers::Checkers(const Program& program, CheckerOptions options)
+    : m_program(program), m_races(std::make_unique<RaceDetector>(program, options.track_read_only_buffers)) {}
 Checkers::~Checkers() = default;
 
 bool Checkers::races_checked() const { return m_races->enabled(); }

@@ -36,7 +36,8 @@ namespace fencelab {
 
 class RaceDetector {
 public:
-  explicit RaceDetector(const Program& program);
+  /** `track_read_only_buffers`: CheckerOptions::track_read_only_buffers. */
+  explicit RaceDetector(const Program& program, bool track_read_only_buffers = false);
 
   /** Threads are indexed by 32 bits: a grid of more gets no race detection. */
   static constexpr uint64_t kMaxThreads = uint64_t(1) << 32;
@@ -80,25 +81,36 @@ private:
   struct SiteHash {
     size_t operator()(const Site& s) const noexcept;
   };
-  struct ThreadState {
+  /** One cache line, aligned to one: at thousands of resident threads nearly every access
+   *  finds its thread's state cold, and prefetch_thread loads one line. At 80 bytes (the
+   *  pending list inline) every state straddled two lines, and for half of them the clock an
+   *  access reads lay in the line not prefetched. */
+  struct alignas(64) ThreadState {
     Clocks clocks;
     std::shared_ptr<const Release> last_fence;
-    std::vector<std::shared_ptr<const Release>> pending; ///< read through stores since the last fence
+    /** The fences read through stores since the last fence; made at the first such read (only
+     *  kernels with fences have any) and kept, emptied, by reset. */
+    std::unique_ptr<std::vector<std::shared_ptr<const Release>>> pending;
     /** As constructed, in place (a thread's first access in an execution). */
     void reset() {
       clocks.exact.clear();
       clocks.wide.clear();
       clocks.own = Clocks{}.own;
       last_fence.reset();
-      pending.clear();
+      if (pending) pending->clear();
     }
   };
+  static_assert(sizeof(ThreadState) == 64);
 
   uint32_t index_of(ThreadId id) const;
   /** The thread's state, made when it first acts (small grids) or when its block starts.
    *  Valid until the next block starts. */
-  ThreadState& state(ThreadId id) { return state_at(index_of(id)); }
+  ThreadState& state(ThreadId id);
   ThreadState& state_at(uint32_t index);
+  /** A large grid's state of thread `in_block` of `block` (no division of a thread index). */
+  ThreadState& block_state(uint32_t block, uint32_t in_block) {
+    return m_block_states[size_t(chunk_of(block)) * m_threads_per_block + in_block];
+  }
   /** A large grid's block: where its threads' states lie in m_block_states (the chunk is
    *  made by start_block if the block has none). */
   uint32_t chunk_of(uint32_t block);
@@ -138,6 +150,9 @@ private:
 
   const Program& m_program;
   bool m_enabled = true;
+  /** By memory object: a buffer no kernel code can write (see the constructor), whose
+   *  accesses are not tracked. */
+  std::vector<bool> m_read_only;
   uint32_t m_threads_per_block = 1;
   /** Threads' states. A grid of up to kDenseThreads threads keeps one per thread in a table,
    *  stamped with the execution it belongs to, so that a thread's first event and its exit

@@ -424,6 +424,10 @@ void Sema::check_cast(Cast& cast) {
   }
   const Type from = cast.operand->type, to = cast.type;
   if (cast.implicit || to.is_void()) return;
+  // Implicit conversions never drop a pointee's const (convert refuses them); only a cast does.
+  if (from.is_pointer() && to.is_pointer() && !to.pointee_const &&
+      (from.pointee_const || from.pointer_depth != to.pointer_depth || from.pointer_depth > 1))
+    m_program.unit.casts_away_const = true;
   const bool ok = (from.is_arithmetic() && to.is_arithmetic()) || (from.is_pointer() && to.is_pointer()) ||
                   (to.is_pointer() && is_null_pointer_constant(*cast.operand)) ||
                   (from.is_pointer() && !to.is_pointer() && to.scalar == ScalarType::Bool);

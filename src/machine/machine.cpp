@@ -452,7 +452,7 @@ void Machine::Impl::run_stackless(SimThread& thread, bool start) {
   });
 }
 
-template <class Code> void Machine::Impl::run_thread_code(SimThread& thread, Code code) {
+template <class Code> void Machine::Impl::run_thread_code(SimThread& thread, Code&& code) {
   try {
     code();
   } catch (ThreadFault& fault) {

@@ -14,9 +14,16 @@ namespace fencelab {
 
 class RaceDetector;
 
+/** How the checkers work inside; the defaults are what `check` uses. */
+struct CheckerOptions {
+  /** Track the accesses of buffers no kernel code can write, too (the reference path the
+   *  race detector's read-only buffers are tested against: it reports the same). */
+  bool track_read_only_buffers = false;
+};
+
 class Checkers final : public EventObserver {
 public:
-  explicit Checkers(const Program& program);
+  explicit Checkers(const Program& program, CheckerOptions options = {});
   ~Checkers() override;
 
   bool wants_text() const override { return false; }

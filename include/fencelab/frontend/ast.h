@@ -408,6 +408,10 @@ struct TranslationUnit {
    *  declarations, temporaries of cg::reduce, the grid barrier's counter): owned here. */
   std::vector<VarDeclPtr> lowered_variables;
   bool uses_grid_sync = false; ///< sema: some thread may call this_grid().sync()
+  /** sema: an explicit cast makes a pointer to const into a pointer to non-const (or changes
+   *  a pointer's depth), so that memory reached only through pointers to const may be
+   *  written after all (RaceDetector, read-only buffers). */
+  bool casts_away_const = false;
 };
 
 /** Small helpers for switching on kinds. */
