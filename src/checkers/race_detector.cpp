@@ -57,7 +57,7 @@ void RaceDetector::begin_execution() {
     m_block_chunks.clear();
     m_free_chunks.clear();
     for (uint32_t chunk = static_cast<uint32_t>(m_chunk_live.size()); chunk-- > 0;) m_free_chunks.push_back(chunk);
-    m_cached_block = kNoBlock;
+    m_chunk_cache.fill(CachedChunk{});
   }
   m_shadow.begin_execution();
   if (!m_releases.empty()) m_releases.clear(); // clear() zeroes every bucket even when empty
@@ -124,7 +124,7 @@ void RaceDetector::prefetch_thread(ThreadId id) const {
     __builtin_prefetch(&m_dense_states[index]);
     __builtin_prefetch(&m_dense_epochs[index]);
   } else {
-    const uint32_t* chunk = id.block == m_cached_block ? &m_cached_chunk : m_block_chunks.find(id.block);
+    const uint32_t* chunk = find_chunk(id.block);
     if (chunk) __builtin_prefetch(&m_block_states[size_t(*chunk) * m_threads_per_block + id.index_in_block()]);
   }
 }
@@ -147,14 +147,14 @@ RaceDetector::ThreadState& RaceDetector::state_at(uint32_t index) {
 }
 
 uint32_t RaceDetector::chunk_of(uint32_t block) {
-  if (block != m_cached_block) {
+  CachedChunk& cached = m_chunk_cache[block % kCachedChunks];
+  if (cached.block != block) {
     const uint32_t* chunk = m_block_chunks.find(block);
     // A block's start makes its chunk (on_event, BlockStart); a thread acting without one
     // gets it here.
-    m_cached_chunk = chunk ? *chunk : start_block(block);
-    m_cached_block = block;
+    cached = CachedChunk{block, chunk ? *chunk : start_block(block)};
   }
-  return m_cached_chunk;
+  return cached.chunk;
 }
 
 uint32_t RaceDetector::start_block(uint32_t block) {
@@ -170,7 +170,7 @@ uint32_t RaceDetector::start_block(uint32_t block) {
   for (uint32_t i = 0; i < m_threads_per_block; ++i) m_block_states[size_t(chunk) * m_threads_per_block + i].reset();
   m_chunk_live[chunk] = m_threads_per_block;
   m_block_chunks[block] = chunk;
-  m_cached_block = kNoBlock; // the map may have moved its entries
+  m_chunk_cache[block % kCachedChunks] = CachedChunk{block, chunk};
   return chunk;
 }
 
@@ -180,12 +180,12 @@ void RaceDetector::forget_thread(ThreadId id) {
     m_dense_epochs[index] = 0; // a thread index does not come back within an execution
     return;
   }
-  const uint32_t* chunk = m_block_chunks.find(id.block);
+  const uint32_t* chunk = find_chunk(id.block);
   if (!chunk || --m_chunk_live[*chunk] != 0) return;
   // The block's last thread: its chunk is free (its states are reset when it is taken again).
   m_free_chunks.push_back(*chunk);
   m_block_chunks.erase(id.block);
-  m_cached_block = kNoBlock;
+  if (m_chunk_cache[id.block % kCachedChunks].block == id.block) m_chunk_cache[id.block % kCachedChunks] = CachedChunk{};
 }
 
 void RaceDetector::acquire(VectorClock& into, const VectorClock& from, const Release& release, uint32_t self) const {
@@ -302,7 +302,7 @@ void RaceDetector::on_access(const Event& event, ReportCatalogue& catalogue) {
         if (std::find(pending.begin(), pending.end(), release) == pending.end()) pending.push_back(release);
     }
   }
-  if (writes(event.kind)) {
+  if (writes(event.kind) && (t.last_fence || (event.kind == EventKind::Atomic && read_releases))) {
     Releases carried;
     if (event.kind == EventKind::Atomic && read_releases) carried = *read_releases;
     if (t.last_fence) {

@@ -57,7 +57,8 @@ enum class Opcode : uint8_t {
   /** CompoundSlotInteger as a statement whose right operand is the constant `imm` (for a
    *  shift, its count, in range: shift_count when compiled), BinaryOp `arg2`: nothing pushed */
   CompoundSlotConst,
-  CompoundMemory,  ///< pop a pointer, then the right operand: `node` (op=) there, push the result
+  CompoundMemory,  ///< pop a pointer, then the right operand: `node` (op=) there, push the result;
+                   ///< `arg` kIntegerCompound: computed as `type`, with BinaryOp `imm`
   Jump,         ///< to `arg`
   JumpIfFalse,  ///< pop; to `arg` if false as `type` (a floating type)
   JumpIfTrue,   ///< pop; to `arg` if true as `type` (a floating type)
@@ -132,6 +133,9 @@ inline bool compare_words(uint8_t compare, uint64_t a, uint64_t b) {
 }
 
 /** Store, StoreAt and LoadAt: the flags in `arg`. */
+/** CompoundMemory's `arg`: `type` (the computation type) is the location's integer type and
+ *  BinaryOp `imm` a plain integer operator, so the update is plain_integer_operation's. */
+constexpr uint32_t kIntegerCompound = 1;
 constexpr uint32_t kKeepValue = 1;
 constexpr uint32_t kConstantValue = 2;
 constexpr uint32_t kCheckedAddress = 4;

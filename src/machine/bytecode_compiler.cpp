@@ -306,7 +306,14 @@ private:
         }
         emit({.op = Opcode::CompoundSlot, .arg = lv.slot, .node = &e, .variable = lv.variable});
         return true;
-      case Place::Memory: emit({.op = Opcode::CompoundMemory, .node = &e}, -1); return true;
+      case Place::Memory:
+        // A plain integer operator in the location's own type: its update is
+        // plain_integer_operation's, as for CompoundSlotInteger (kIntegerCompound).
+        emit({.op = Opcode::CompoundMemory,
+              .arg = integer_compound_in_own_type(a) && is_plain_integer_operator(*a.compound) ? kIntegerCompound : 0u,
+              .imm = uint64_t(*a.compound), .node = &e, .type = &a.computation_type},
+             -1);
+        return true;
       default: return false;
       }
     }

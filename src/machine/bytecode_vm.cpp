@@ -303,8 +303,14 @@ bool Interpreter::execute(const CompiledFunction& function, Word* stack, uint32_
       const Assign& a = as<Assign>(*i.node);
       if constexpr (kStackless) {
         const Word value = sp[-2];
-        if (!update_or_stop(a, a.lhs->type, sp[-1], [&](Word old) { return compound_result(a, old, value); }))
-          return stop();
+        const auto updated = [&](Word old) {
+          if (i.arg != kIntegerCompound) return compound_result(a, old, value);
+          // compound_result's steps where its conversions are the identity (CompoundSlotInteger).
+          const Type& type = *i.type;
+          return plain_integer_operation(BinaryOp(i.imm), extend_integer(old, scalar_size(type.scalar), scalar_is_signed(type.scalar)),
+                                         value, type, type);
+        };
+        if (!update_or_stop(a, a.lhs->type, sp[-1], updated)) return stop();
         sp[-2] = t.resume_updated;
         --sp;
       } else {

@@ -63,6 +63,7 @@ void Machine::Impl::prefetch_predicted_picks(uint32_t options, uint32_t model_st
   prefetch_stack(threads[next]);
   prefetch_buffers(threads[next]);
   if (observer != nullptr) observer->prefetch_thread(threads[next].ref.id);
+  model->prefetch_thread(ThreadSlot{next});
   if (ahead[1] < model_steps || ahead[1] - model_steps >= n) return;
   // The pick after it: the next pick's removal moves the last entry (the running thread) into
   // its place, and its resumption appends the next thread again.

@@ -21,6 +21,11 @@ public:
   void internal_step_actors(std::vector<ActorId>& out) const override;
   uint64_t last_read_source(const ThreadRef& t) const override { return m_ids.last_read(t.slot); }
   uint64_t last_store_id(const ThreadRef& t) const override { return m_ids.last_store(t.slot); }
+  /** The slot's ids and its buffer's header. */
+  void prefetch_thread(ThreadSlot slot) const override {
+    m_ids.prefetch(slot);
+    if (slot.value < m_buffers.size()) __builtin_prefetch(&m_buffers[slot.value]);
+  }
 
 protected:
   explicit BufferedModel(DrainOrder order) : m_order(order) {}

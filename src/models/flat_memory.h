@@ -15,35 +15,24 @@ namespace fencelab {
 class FlatMemory {
 public:
   void clear() {
-    for (auto& v : m_values) v.clear();
+    for (auto& v : m_cells) v.clear();
   }
   void init_instance(uint32_t instance, std::span<const Word> initial) {
-    if (instance >= m_values.size()) {
-      m_values.resize(instance + 1);
-      m_writers.resize(instance + 1);
-    }
-    std::vector<Word>& values = m_values[instance];
-    std::vector<uint64_t>& writers = m_writers[instance];
+    if (instance >= m_cells.size()) m_cells.resize(instance + 1);
+    std::vector<Cell>& cells = m_cells[instance];
     if (initial.size() > 8) {
-      values.assign(initial.begin(), initial.end());
-      writers.assign(initial.size(), 0);
+      cells.resize(initial.size());
+      for (size_t i = 0; i < initial.size(); ++i) cells[i] = Cell{initial[i], 0};
       return;
     }
     // Most instances are a few elements, set up every execution: pushed one by one, which
-    // costs less than assign's general path.
-    values.clear();
-    writers.clear();
-    for (const Word w : initial) {
-      values.push_back(w);
-      writers.push_back(0);
-    }
+    // costs less than resize's general path.
+    cells.clear();
+    for (const Word w : initial) cells.push_back(Cell{w, 0});
   }
-  Word value(Location l) const { return m_values[l.instance][l.index]; }
-  uint64_t writer(Location l) const { return m_writers[l.instance][l.index]; }
-  void write(Location l, Word value, uint64_t id) {
-    m_values[l.instance][l.index] = value;
-    m_writers[l.instance][l.index] = id;
-  }
+  Word value(Location l) const { return m_cells[l.instance][l.index].value; }
+  uint64_t writer(Location l) const { return m_cells[l.instance][l.index].writer; }
+  void write(Location l, Word value, uint64_t id) { m_cells[l.instance][l.index] = Cell{value, id}; }
   /** An atomic read-modify-write by thread `t` in one indivisible step; returns the old value. */
   Word read_modify_write(ThreadSlot t, Location l, const AtomicUpdate& update, StoreIds& ids) {
     const Word old = value(l);
@@ -55,8 +44,14 @@ public:
   }
 
 private:
-  std::vector<std::vector<Word>> m_values;      ///< per instance, per element
-  std::vector<std::vector<uint64_t>> m_writers; ///< per instance, per element: the store's id
+  /** A location's value beside the id of the store that wrote it (0: the initial value): a
+   *  load reads both, and a large grid's loads find them cold, so they share a line (kept in
+   *  two arrays, a load of a 2^20-element input missed twice). */
+  struct Cell {
+    Word value = 0;
+    uint64_t writer = 0;
+  };
+  std::vector<std::vector<Cell>> m_cells; ///< per instance, per element
 };
 
 } // namespace fencelab

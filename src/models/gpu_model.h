@@ -42,6 +42,12 @@ public:
   void thread_start(const ThreadRef& t) override;
   bool repeat_load_is_determined(const ThreadRef& t, Location location) const override;
   Word load(const ThreadRef& t, Location location, AccessMode mode) override;
+  /** BufferedModel's, and the slot's view and last load. */
+  void prefetch_thread(ThreadSlot slot) const override {
+    BufferedModel::prefetch_thread(slot);
+    if (slot.value < m_views.size()) __builtin_prefetch(&m_views[slot.value]);
+    if (slot.value < m_last_loads.size()) __builtin_prefetch(&m_last_loads[slot.value]);
+  }
   Word read_modify_write(const ThreadRef& t, Location location, Scope scope,
                          const AtomicUpdate& update) override;
   void fence(const ThreadRef& t, Scope scope) override;

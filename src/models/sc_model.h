@@ -26,6 +26,7 @@ public:
   Word final_value(Location location) const override;
   uint64_t last_read_source(const ThreadRef& t) const override { return m_ids.last_read(t.slot); }
   uint64_t last_store_id(const ThreadRef& t) const override { return m_ids.last_store(t.slot); }
+  void prefetch_thread(ThreadSlot slot) const override { m_ids.prefetch(slot); }
 
 private:
   FlatMemory m_memory;

@@ -51,6 +51,10 @@ public:
   virtual uint64_t last_read_source(const ThreadRef& t) const = 0;
   /** The id of the store thread `t`'s last store or atomic made. */
   virtual uint64_t last_store_id(const ThreadRef& t) const = 0;
+  /** A hint: the Machine expects to resume the thread in `slot` soon (it predicted the next
+   *  pick), so the model may start loading what it keeps for that slot into the caches. It
+   *  changes nothing. */
+  virtual void prefetch_thread(ThreadSlot slot) const {}
 
   /** The Machine's stutter rule, set before each load. On: thread `t` repeats its last load
    *  from the same state with no memory changed since, so reading the value it read last time
