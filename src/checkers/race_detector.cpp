@@ -275,8 +275,11 @@ void RaceDetector::on_barrier(const Event& event) {
     joined.wide.join(t->clocks.wide);
   }
   const uint32_t block = event.waiting.front().first.block; // a barrier's threads share a block
+  // Without fences the two clocks are one (shared chunks): raised once, still shared.
+  const bool one_clock = joined.exact.shares_chunks(joined.wide);
   joined.exact.raise(block, m_barrier_owns, m_threads_per_block);
-  joined.wide.raise(block, m_barrier_owns, m_threads_per_block);
+  if (one_clock) joined.wide = joined.exact;
+  else joined.wide.raise(block, m_barrier_owns, m_threads_per_block);
   for (ThreadState* state : m_barrier_states) {
     ThreadState& t = *state;
     t.clocks.exact = joined.exact;

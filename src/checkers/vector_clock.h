@@ -58,6 +58,8 @@ public:
   void raise(uint32_t block, std::span<const std::pair<uint32_t, uint32_t>> entries, uint32_t threads_per_block);
   /** Every entry 0. */
   void clear() { m_chunks.reset(); }
+  /** Whether the two share their chunks (then they are equal). */
+  bool shares_chunks(const VectorClock& other) const { return m_chunks == other.m_chunks; }
 
 private:
   void join_other(const VectorClock& other); ///< join's general case

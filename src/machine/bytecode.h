@@ -45,7 +45,8 @@ enum class Opcode : uint8_t {
   Unary,        ///< apply `node`'s arithmetic unary operator to the top
   Binary,       ///< pop b, a: push `node`'s binary operator on them (arithmetic or pointers)
   IntegerBinary, ///< pop b, a: push BinaryOp(`arg`), a plain one, on integers of `type` as `type2`
-  Convert,      ///< convert the top from `type` to `type2`
+  Convert,      ///< convert the top from `type` to `type2`; `arg` kIntegerConversion: between
+                ///< integers, to `arg2`'s size (bytes), signed if it has kSignedTarget
   IndexAddress, ///< pop the index, then the base: push &base[index] (`node`, an Index); `arg`
                 ///< 1: the index is an integer and `imm` the element's size
   IncrementSlot,   ///< `node` (++/-- on slot `arg`, observed `variable`): push its value
@@ -133,6 +134,9 @@ inline bool compare_words(uint8_t compare, uint64_t a, uint64_t b) {
 }
 
 /** Store, StoreAt and LoadAt: the flags in `arg`. */
+/** Convert's `arg`, and the flag of a signed target in its `arg2`. */
+constexpr uint32_t kIntegerConversion = 1;
+constexpr uint32_t kSignedTarget = 0x100;
 /** CompoundMemory's `arg`: `type` (the computation type) is the location's integer type and
  *  BinaryOp `imm` a plain integer operator, so the update is plain_integer_operation's. */
 constexpr uint32_t kIntegerCompound = 1;

@@ -160,6 +160,15 @@ private:
       m_code[mark].imm = convert_word(m_code[mark].imm, from, to);
       return;
     }
+    // Between integer types (not bool) a conversion keeps the low bytes of the target's size,
+    // extended as its signedness says (convert_word's inline path): decided here, once.
+    if (!from.is_pointer() && !to.is_pointer() && scalar_is_integer(from.scalar) && scalar_is_integer(to.scalar) &&
+        to.scalar != ScalarType::Bool) {
+      emit({.op = Opcode::Convert, .arg = kIntegerConversion,
+            .arg2 = scalar_size(to.scalar) | (scalar_is_signed(to.scalar) ? kSignedTarget : 0u), .type = &from,
+            .type2 = &to});
+      return;
+    }
     emit({.op = Opcode::Convert, .type = &from, .type2 = &to});
   }
 

@@ -369,6 +369,7 @@ void Machine::Impl::admit_block(uint32_t block_slot, uint64_t linear_block) {
   for (uint32_t t = 0; t < threads_per_block; ++t) {
     const uint32_t slot = block_slot * threads_per_block + t;
     block.thread_slots[t] = slot;
+    if (prefetching && t + 2 < threads_per_block) prefetch_whole_thread(threads[slot + 2]);
     SimThread& thread = threads[slot];
     // Every thread of the block is reset before any runs: the first to reach a warp
     // operation records itself in its warp-mates' state (warp_schedule.h).

@@ -239,6 +239,9 @@ struct Machine::Impl final : FootprintSink {
    *  its pending access, its snapshots and its operand stack. Prefetching lines a resumption
    *  does not read takes bandwidth the lines it does read are waiting for. */
   enum class PrefetchReach : uint8_t { BarrierRound, Event };
+  /** All of a thread slot's SimThread, for writing: a block's admission resets most of it
+   *  (SimThread::reset_for_start), and finds it cold. */
+  void prefetch_whole_thread(const SimThread& thread) const;
   /** The first half of prefetch_resumption. */
   void prefetch_thread(const SimThread& thread, PrefetchReach reach = PrefetchReach::Event) const;
   void prefetch_stack(const SimThread& thread) const;  ///< the second: reads switch_frame

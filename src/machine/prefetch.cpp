@@ -38,6 +38,10 @@ void Machine::Impl::prefetch_thread(const SimThread& thread, PrefetchReach reach
   }
 }
 
+void Machine::Impl::prefetch_whole_thread(const SimThread& thread) const {
+  prefetch_bytes(&thread, 0, static_cast<int>(sizeof(SimThread)));
+}
+
 void Machine::Impl::prefetch_stack(const SimThread& thread) const {
   if (stackless_kernel != nullptr) return; // no fiber: switch_frame, in a line read for nothing, stays 0
   // The stack from the registers the switch saved (up to 528 bytes below switch_frame,

@@ -70,9 +70,16 @@ constexpr bool is_plain_integer_operator(BinaryOp op) {
  *  Integer arithmetic wraps (two's complement, PTX ISA 9.7.1); a comparison yields 0 or 1. */
 inline Word plain_integer_operation(BinaryOp op, Word a, Word b, const Type& type, const Type& result_type) {
   const bool is_signed = scalar_is_signed(type.scalar);
+  // To the operands' own integer type (the usual case: only comparisons yield another), the
+  // result's canonical word is the conversion's (convert_word's inline path, the identity).
+  const bool same_type =
+      result_type.scalar == type.scalar && result_type.pointer_depth == 0 && type.scalar != ScalarType::Bool;
   const auto wrapped = [&](Word raw) {
     const Word canonical = type.scalar == ScalarType::Bool ? Word(raw != 0) : extend_integer(raw, scalar_size(type.scalar), is_signed);
-    return convert_word(canonical, type, result_type);
+    return same_type ? canonical : convert_word(canonical, type, result_type);
+  };
+  const auto bitwise = [&](Word raw) {
+    return same_type ? extend_integer(raw, scalar_size(type.scalar), is_signed) : convert_word(raw, type, result_type);
   };
   switch (op) {
   case BinaryOp::Less: return is_signed ? int64_t(a) < int64_t(b) : a < b;
@@ -84,9 +91,9 @@ inline Word plain_integer_operation(BinaryOp op, Word a, Word b, const Type& typ
   case BinaryOp::Add: return wrapped(a + b);
   case BinaryOp::Subtract: return wrapped(a - b);
   case BinaryOp::Multiply: return wrapped(a * b);
-  case BinaryOp::BitAnd: return convert_word(a & b, type, result_type);
-  case BinaryOp::BitOr: return convert_word(a | b, type, result_type);
-  case BinaryOp::BitXor: return convert_word(a ^ b, type, result_type);
+  case BinaryOp::BitAnd: return bitwise(a & b);
+  case BinaryOp::BitOr: return bitwise(a | b);
+  case BinaryOp::BitXor: return bitwise(a ^ b);
   default: return 0;
   }
 }
