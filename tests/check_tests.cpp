@@ -23,6 +23,19 @@ bool about_diagnostics(const Expectation& e) {
   return e.kind == ExpectationKind::Diagnostic || e.kind == ExpectationKind::NoDiagnostics;
 }
 
+/** The kinds of what `check` reports on a small kernel under sc, sorted; its search completes. */
+std::vector<std::string> reported_kinds(const std::string& text) {
+  Kernel k = kernel_from_text(text);
+  Checkers checkers(k.program());
+  auto model = create_model("sc");
+  const ExplorationResult r = check(*k.machine, *model, checkers);
+  REQUIRE(r.complete);
+  std::vector<std::string> out;
+  for (const auto& report : r.reports) out.push_back(diagnostic_kind_name(report.report.kind));
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 } // namespace
 
 TEST_CASE("every catalogue kernel states what the checkers find in it", "[checkers][catalogue]") {
@@ -263,15 +276,8 @@ __global__ void k() {
 // values that happen to be equal (`x += tid`, tid 0 adding nothing) stay a data race.
 TEST_CASE("stores of one constant race as a same-value-race warning, computed values do not", "[checkers]") {
   auto kinds = [](const char* body) {
-    Kernel k = kernel_from_text(std::string("//@ launch grid=1 block=2\n__device__ int x;\n__global__ void k() { ") + body + " }\n");
-    Checkers checkers(k.program());
-    auto model = create_model("sc");
-    const ExplorationResult r = check(*k.machine, *model, checkers);
-    REQUIRE(r.complete);
-    std::vector<std::string> out;
-    for (const auto& report : r.reports) out.push_back(diagnostic_kind_name(report.report.kind));
-    std::sort(out.begin(), out.end());
-    return out;
+    return reported_kinds(std::string("//@ launch grid=1 block=2\n__device__ int x;\n__global__ void k() { ") + body +
+                          " }\n");
   };
   CHECK(kinds("x = 1;") == std::vector<std::string>{"same-value-race"});
   CHECK(kinds("x = -1.0f;") == std::vector<std::string>{"same-value-race"});
@@ -303,18 +309,10 @@ TEST_CASE("a buffer behind a const parameter is read unchecked only while no cas
   // (nothing can write it, so no read of it can race). A cast that drops the const makes it
   // writable: then the same reads are checked again, and the write below races with them.
   const auto reports = [](const std::string& write, const char* init) {
-    Kernel k = kernel_from_text(std::string("//@ launch grid=1 block=2\n//@ arg in: int[2] = ") + init +
-                                "\n//@ arg out: int[2] = zeros\n"
-                                "__global__ void k(const int* in, int* out) {\n"
-                                "  out[threadIdx.x] = in[0];\n  " + write + "\n}\n");
-    Checkers checkers(k.program());
-    auto model = create_model("sc");
-    const ExplorationResult r = check(*k.machine, *model, checkers);
-    REQUIRE(r.complete);
-    std::vector<std::string> out;
-    for (const auto& report : r.reports) out.push_back(diagnostic_kind_name(report.report.kind));
-    std::sort(out.begin(), out.end());
-    return out;
+    return reported_kinds(std::string("//@ launch grid=1 block=2\n//@ arg in: int[2] = ") + init +
+                          "\n//@ arg out: int[2] = zeros\n"
+                          "__global__ void k(const int* in, int* out) {\n"
+                          "  out[threadIdx.x] = in[0];\n  " + write + "\n}\n");
   };
   CHECK(reports("", "iota").empty());
   CHECK(reports("if (threadIdx.x == 1) ((int*)in)[0] = 5;", "iota") == std::vector<std::string>{"data-race"});
