@@ -130,20 +130,14 @@ void RaceDetector::prefetch_thread(ThreadId id) const {
 }
 
 RaceDetector::ThreadState& RaceDetector::state(ThreadId id) {
-  return m_dense ? state_at(index_of(id)) : block_state(id.block, id.index_in_block());
-}
-
-RaceDetector::ThreadState& RaceDetector::state_at(uint32_t index) {
-  if (m_dense) {
-    ThreadState& state = m_dense_states[index];
-    if (m_dense_epochs[index] != m_epoch) {
-      state.reset();
-      m_dense_epochs[index] = m_epoch;
-    }
-    return state;
+  if (!m_dense) return block_state(id.block, id.index_in_block());
+  const uint32_t index = index_of(id);
+  ThreadState& state = m_dense_states[index];
+  if (m_dense_epochs[index] != m_epoch) {
+    state.reset();
+    m_dense_epochs[index] = m_epoch;
   }
-  const auto [block, in_block] = split_thread_index(index, m_threads_per_block);
-  return block_state(block, in_block);
+  return state;
 }
 
 uint32_t RaceDetector::chunk_of(uint32_t block) {
@@ -255,8 +249,7 @@ void RaceDetector::on_barrier(const Event& event) {
   // prefetched a few participants before it is looked up, so that the misses overlap.
   // In a large grid the block's states are found once: they lie side by side in its chunk.
   constexpr size_t kPrefetchAhead = 8;
-  ThreadState* const block_states =
-      m_dense ? nullptr : &m_block_states[size_t(chunk_of(event.waiting.front().first.block)) * m_threads_per_block];
+  ThreadState* const block_states = m_dense ? nullptr : &block_state(event.waiting.front().first.block, 0);
   const auto prefetch = [&](ThreadId id) {
     if (block_states) __builtin_prefetch(&block_states[id.index_in_block()]);
     else prefetch_thread(id);
@@ -266,7 +259,7 @@ void RaceDetector::on_barrier(const Event& event) {
     if (i + kPrefetchAhead < event.waiting.size()) prefetch(event.waiting[i + kPrefetchAhead].first);
     const ThreadId id = event.waiting[i].first;
     const uint32_t in_block = id.index_in_block();
-    m_barrier_states.push_back(block_states ? &block_states[in_block] : &state_at(index_of(id)));
+    m_barrier_states.push_back(block_states ? &block_states[in_block] : &state(id));
     m_barrier_owns.emplace_back(in_block, m_barrier_states.back()->clocks.own);
   }
   Clocks joined = m_barrier_states.front()->clocks;

@@ -106,7 +106,6 @@ private:
   /** The thread's state, made when it first acts (small grids) or when its block starts.
    *  Valid until the next block starts. */
   ThreadState& state(ThreadId id);
-  ThreadState& state_at(uint32_t index);
   /** A large grid's state of thread `in_block` of `block` (no division of a thread index). */
   ThreadState& block_state(uint32_t block, uint32_t in_block) {
     return m_block_states[size_t(chunk_of(block)) * m_threads_per_block + in_block];

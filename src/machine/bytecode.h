@@ -133,13 +133,15 @@ inline bool compare_words(uint8_t compare, uint64_t a, uint64_t b) {
   return false;
 }
 
-/** Store, StoreAt and LoadAt: the flags in `arg`. */
-/** Convert's `arg`, and the flag of a signed target in its `arg2`. */
+/** Convert's `arg`; its `arg2` is then the target's size in bytes (kTargetSize) and whether
+ *  it is signed (kSignedTarget). */
 constexpr uint32_t kIntegerConversion = 1;
+constexpr uint32_t kTargetSize = 0xff;
 constexpr uint32_t kSignedTarget = 0x100;
 /** CompoundMemory's `arg`: `type` (the computation type) is the location's integer type and
  *  BinaryOp `imm` a plain integer operator, so the update is plain_integer_operation's. */
 constexpr uint32_t kIntegerCompound = 1;
+/** Store, StoreAt and LoadAt: the flags in `arg`. */
 constexpr uint32_t kKeepValue = 1;
 constexpr uint32_t kConstantValue = 2;
 constexpr uint32_t kCheckedAddress = 4;

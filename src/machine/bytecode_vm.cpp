@@ -234,7 +234,7 @@ bool Interpreter::execute(const CompiledFunction& function, Word* stack, uint32_
       sp[-1] = plain_integer_operation(BinaryOp(i.arg), sp[-1], sp[0], *i.type, *i.type2);
       break;
     case Opcode::Convert:
-      sp[-1] = i.arg == kIntegerConversion ? extend_integer(sp[-1], i.arg2 & 0xff, (i.arg2 & kSignedTarget) != 0)
+      sp[-1] = i.arg == kIntegerConversion ? extend_integer(sp[-1], i.arg2 & kTargetSize, (i.arg2 & kSignedTarget) != 0)
                                            : convert_word(sp[-1], *i.type, *i.type2);
       break;
     case Opcode::IndexAddress: {
