@@ -159,6 +159,7 @@ const ExecutionResult& Machine::Impl::run(MemoryModel& the_model, ChoiceSource& 
     threads.resize(thread_count);
   }
   prefetching = options.prefetch_resumptions && thread_count >= kPrefetchFromThreads;
+  if (prefetching) pick_effect_of_slot.assign(thread_count, 0);
   blocks.resize(resident_limit);
   for (ResidentBlock& block : blocks) block.active = false; // admit_block sets the rest
   admit_blocks();
@@ -219,8 +220,8 @@ const ExecutionResult& Machine::Impl::run(MemoryModel& the_model, ChoiceSource& 
       const uint32_t slot = ready[index];
       ready[index] = ready.back();
       ready.pop_back();
-      if (prefetching) prefetch_predicted_picks(options_count, model_steps, slot);
-      resume_and_settle(threads[slot]);
+      if (prefetching) resume_predicting(slot, model_steps);
+      else resume_and_settle(threads[slot]);
     } else {
       const uint32_t step = pick;
       if (observer_wants_model_steps) {

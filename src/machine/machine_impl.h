@@ -14,6 +14,7 @@
 #include "warp_schedule.h"
 
 #include <array>
+#include <bit>
 #include <boost/context/fiber.hpp>
 #include <exception>
 #include <span>
@@ -246,12 +247,47 @@ struct Machine::Impl final : FootprintSink {
   void prefetch_thread(const SimThread& thread, PrefetchReach reach = PrefetchReach::Event) const;
   void prefetch_stack(const SimThread& thread) const;  ///< the second: reads switch_frame
   /**
-   * Before the random scheduler resumes the thread in slot `running`, picked among `options`
-   * (the first `model_steps` of them the model's): prefetches what the next two picks will
-   * resume, as the ChoiceSource predicts them (ChoiceSource::predict), the thread state two
-   * picks ahead and its stack and buffers one ahead; no decision is drawn or changed.
+   * Before the random scheduler resumes the thread in slot `running`, picked among `model_steps`
+   * of the model's and the ready threads: prefetches what the next two picks will resume, as
+   * the ChoiceSource predicts them (ChoiceSource::predict) from the options the picks are
+   * likely to leave (PickEffect): the thread state two picks ahead, and one ahead its stack and
+   * buffers and what the model and the checkers keep for it. No decision is drawn or changed.
    */
-  void prefetch_predicted_picks(uint32_t options, uint32_t model_steps, uint32_t running) const;
+  void prefetch_predicted_picks(uint32_t model_steps, uint32_t running);
+  /** What the last pick of a thread at an event left of the next pick's options, for
+   *  prefetch_predicted_picks, which would otherwise have to assume that the picked thread
+   *  comes back to `ready` and the model's steps stay as they are: in a tree reduction two
+   *  picks in five resume a thread that goes on to wait at a barrier, and then the next pick is
+   *  drawn from one option fewer, a different thread. Kept by the event's source offset (a
+   *  table of kPickEffects entries, where two events can share one): a hint only, learned from
+   *  the last pick there; a wrong one costs some prefetches, never a different decision. */
+  struct PickEffect {
+    int8_t model_steps_change = 0; ///< a buffered store adds a step (tso, gpu)
+    bool comes_back = true;        ///< it stopped before its next event, not at a barrier or its end
+  };
+  static constexpr size_t kPickEffects = 4096;
+  std::vector<PickEffect> pick_effects = std::vector<PickEffect>(kPickEffects);
+  static uint16_t pick_effect_index(const SimThread& thread) { return thread.pending.range.begin % kPickEffects; }
+  /** By thread slot, while prefetching: the pick_effects index of the event the thread waits
+   *  before (after_resume), so that the pick after the next is foreseen without reading the
+   *  next thread's SimThread, which is still on its way into the caches. */
+  std::vector<uint16_t> pick_effect_of_slot;
+  /** The slot prefetch_predicted_picks last prefetched two picks ahead: its SimThread is on
+   *  its way already if it is the next pick. */
+  uint32_t foreseen_after_next = UINT32_MAX;
+  /** The random scheduler picked the thread in `slot`, `model_steps` of the options being the
+   *  model's: prefetches for the picks after it, resumes it, and learns what the pick did to
+   *  the options (PickEffect). */
+  void resume_predicting(uint32_t slot, uint32_t model_steps);
+  /** The id of the thread in `slot`, found from its block without reading its SimThread. */
+  ThreadId thread_id_of_slot(uint32_t slot) const {
+    // A block's threads hold consecutive slots (admit_block). By shift and mask where the block
+    // size is a power of two: a division takes the latency of about twenty instructions.
+    const bool power_of_two = (threads_per_block & (threads_per_block - 1)) == 0;
+    const uint32_t block_slot = power_of_two ? slot >> std::countr_zero(threads_per_block) : slot / threads_per_block;
+    const uint32_t index = power_of_two ? slot & (threads_per_block - 1) : slot % threads_per_block;
+    return ThreadId{blocks[block_slot].linear_index, index / kWarpSize, index % kWarpSize};
+  }
   /** The start of the buffers a resumption reads and writes: slots, frames (not a stackless
    *  thread's), the read snapshot's words. Their addresses are in the SimThread, so this comes
    *  a resumption after prefetch_resumption, whose prefetch of the SimThread has landed by then. */
@@ -281,6 +317,7 @@ struct Machine::Impl final : FootprintSink {
     // A thread about to repeat a spin iteration that changed nothing waits until memory
     // changes: running it now or later makes no difference to any thread.
     (thread.spinning ? spinning : ready).push_back(thread.ref.slot.value);
+    if (prefetching) pick_effect_of_slot[thread.ref.slot.value] = pick_effect_index(thread);
   }
   [[gnu::noinline]] void after_resume_elsewhere(SimThread& thread);
   /** Runs due block work until none is left (or the execution faults). */

@@ -3,6 +3,7 @@
 // prefetch never faults and changes no result.
 #include "machine_impl.h"
 
+#include <algorithm>
 #include <array>
 
 namespace fencelab {
@@ -50,30 +51,53 @@ void Machine::Impl::prefetch_stack(const SimThread& thread) const {
   if (thread.switch_frame != 0) prefetch_bytes(reinterpret_cast<const void*>(thread.switch_frame), -1024, 1024);
 }
 
-void Machine::Impl::prefetch_predicted_picks(uint32_t options, uint32_t model_steps, uint32_t running) const {
-  // The random scheduler's next two picks, if each has the options this one had (the usual
-  // case: the running thread comes back to `ready` at its end, and nothing else changes). Only
-  // a hint: a wrong guess costs a few prefetches, never a different decision.
+void Machine::Impl::prefetch_predicted_picks(uint32_t model_steps, uint32_t running) {
+  // The next pick draws from the options the running thread's pick is likely to leave: the
+  // model's steps as changed, and `ready` (which lacks the running thread) with the running
+  // thread appended again if it comes back, L0 below. Only a hint: a wrong guess costs a few
+  // prefetches, never a different decision.
+  const PickEffect now = pick_effects[pick_effect_index(threads[running])];
+  const int64_t first_steps = int64_t(model_steps) + now.model_steps_change;
+  const uint32_t first_count = static_cast<uint32_t>(ready.size()) + (now.comes_back ? 1 : 0);
+  if (first_steps < 0 || first_count == 0) return;
+  const auto entry = [&](uint32_t i) { return i < ready.size() ? ready[i] : running; }; // L0[i]
+  std::array<ChoiceSource::ScheduleArguments, 2> next{{{uint32_t(first_steps) + first_count, uint32_t(first_steps)}, {}}};
   std::array<uint32_t, 2> ahead;
-  if (!choices->predict(options, model_steps, ahead)) return;
-  // `ready` lacks the running thread, which its resumption appends again: ready + [running].
-  const uint32_t n = static_cast<uint32_t>(ready.size()) + 1;
-  const auto after_this = [&](uint32_t i) { return i + 1 < n ? ready[i] : running; };
-  if (ahead[0] < model_steps || ahead[0] - model_steps >= n) return;
-  const uint32_t first = ahead[0] - model_steps;
-  const uint32_t next = after_this(first);
-  // The next pick's SimThread was prefetched a pick ago (as the one after the next): its stack
-  // and buffers now, whose addresses it holds, and what the checkers keep for it.
-  prefetch_stack(threads[next]);
-  prefetch_buffers(threads[next]);
-  if (observer != nullptr) observer->prefetch_thread(threads[next].ref.id);
-  model->prefetch_thread(ThreadSlot{next});
-  if (ahead[1] < model_steps || ahead[1] - model_steps >= n) return;
-  // The pick after it: the next pick's removal moves the last entry (the running thread) into
-  // its place, and its resumption appends the next thread again.
-  const uint32_t second = ahead[1] - model_steps;
-  const uint32_t after_next = second + 1 == n ? next : second == first ? running : after_this(second);
+  if (!choices->predict(std::span(next).first(1), std::span(ahead).first(1)) || ahead[0] < first_steps) return;
+  const uint32_t first = ahead[0] - uint32_t(first_steps);
+  const uint32_t next_slot = entry(first);
+  // What the checkers and the model keep for it (found from its slot); its SimThread, unless
+  // the last pick foresaw it; then its stack and buffers, whose addresses the SimThread holds.
+  if (observer != nullptr) observer->prefetch_thread(thread_id_of_slot(next_slot));
+  model->prefetch_thread(ThreadSlot{next_slot});
+  if (next_slot != foreseen_after_next) prefetch_thread(threads[next_slot]);
+  prefetch_stack(threads[next_slot]);
+  prefetch_buffers(threads[next_slot]);
+  // The pick after it, from L0 without the next thread (the last entry moved into its place),
+  // with the next thread appended again if it comes back.
+  const PickEffect then = pick_effects[pick_effect_of_slot[next_slot]];
+  const int64_t second_steps = first_steps + then.model_steps_change;
+  const uint32_t second_count = first_count - 1 + (then.comes_back ? 1 : 0);
+  if (second_steps < 0 || second_count == 0) return;
+  next[1] = {uint32_t(second_steps) + second_count, uint32_t(second_steps)};
+  if (!choices->predict(next, ahead) || ahead[1] < second_steps) return;
+  const uint32_t second = ahead[1] - uint32_t(second_steps);
+  const uint32_t after_next = then.comes_back && second == first_count - 1 ? next_slot
+                              : second == first                        ? entry(first_count - 1)
+                                                                       : entry(second);
   prefetch_thread(threads[after_next]);
+  foreseen_after_next = after_next;
+}
+
+void Machine::Impl::resume_predicting(uint32_t slot, uint32_t model_steps) {
+  SimThread& thread = threads[slot];
+  PickEffect& effect = pick_effects[pick_effect_index(thread)]; // before the resumption moves its event on
+  prefetch_predicted_picks(model_steps, slot);
+  const size_t ready_before = ready.size();
+  resume_and_settle(thread);
+  effect.comes_back = ready.size() == ready_before + 1 && ready.back() == slot;
+  const int64_t change = int64_t(model->internal_step_count()) - int64_t(model_steps);
+  effect.model_steps_change = int8_t(std::clamp<int64_t>(change, -128, 127));
 }
 
 void Machine::Impl::prefetch_buffers(const SimThread& thread, PrefetchReach reach) const {
