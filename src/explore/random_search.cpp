@@ -80,9 +80,9 @@ public:
     m_taken.push_back(c);
     return c;
   }
-  bool predict(std::span<const ScheduleArguments> next, std::span<uint32_t> ahead) const override {
+  bool predict(uint32_t options, uint32_t common, std::span<uint32_t> ahead) const override {
     SplitMix64 copy = m_random; // the generator's state is one word: drawing from a copy
-    for (size_t k = 0; k < ahead.size() && k < next.size(); ++k) ahead[k] = draw(copy, next[k].options, next[k].common);
+    for (uint32_t& c : ahead) c = draw(copy, options, common);
     return true;
   }
   Decisions& taken() { return m_taken; }

@@ -159,7 +159,6 @@ const ExecutionResult& Machine::Impl::run(MemoryModel& the_model, ChoiceSource& 
     threads.resize(thread_count);
   }
   prefetching = options.prefetch_resumptions && thread_count >= kPrefetchFromThreads;
-  if (prefetching) pick_effect_of_slot.assign(thread_count, 0);
   blocks.resize(resident_limit);
   for (ResidentBlock& block : blocks) block.active = false; // admit_block sets the rest
   admit_blocks();
@@ -224,6 +223,7 @@ const ExecutionResult& Machine::Impl::run(MemoryModel& the_model, ChoiceSource& 
       else resume_and_settle(threads[slot]);
     } else {
       const uint32_t step = pick;
+      if (prefetching) prefetch_predicted_picks(model_steps, kModelStepPick);
       if (observer_wants_model_steps) {
         MemoryModel::InternalStep described = model->describe_internal_step(step, observer_wants_text);
         Event e;

@@ -247,13 +247,17 @@ struct Machine::Impl final : FootprintSink {
   void prefetch_thread(const SimThread& thread, PrefetchReach reach = PrefetchReach::Event) const;
   void prefetch_stack(const SimThread& thread) const;  ///< the second: reads switch_frame
   /**
-   * Before the random scheduler resumes the thread in slot `running`, picked among `model_steps`
-   * of the model's and the ready threads: prefetches what the next two picks will resume, as
-   * the ChoiceSource predicts them (ChoiceSource::predict) from the options the picks are
-   * likely to leave (PickEffect): the thread state two picks ahead, and one ahead its stack and
-   * buffers and what the model and the checkers keep for it. No decision is drawn or changed.
+   * Before the random scheduler resumes the thread in slot `running` (or takes a model step),
+   * picked among `model_steps` of the model's and the ready threads: prefetches what the next
+   * two picks will resume, as the ChoiceSource predicts them (ChoiceSource::predict) with the
+   * options this pick is likely to leave (PickEffect): the thread state two picks ahead, and
+   * one ahead its stack and buffers and what the model and the checkers keep for it. No
+   * decision is drawn or changed.
    */
   void prefetch_predicted_picks(uint32_t model_steps, uint32_t running);
+  /** prefetch_predicted_picks's `running` where the pick is one of the model's steps (a drain,
+   *  which leaves one step fewer and the ready threads as they are). */
+  static constexpr uint32_t kModelStepPick = UINT32_MAX;
   /** What the last pick of a thread at an event left of the next pick's options, for
    *  prefetch_predicted_picks, which would otherwise have to assume that the picked thread
    *  comes back to `ready` and the model's steps stay as they are: in a tree reduction two
@@ -268,13 +272,6 @@ struct Machine::Impl final : FootprintSink {
   static constexpr size_t kPickEffects = 4096;
   std::vector<PickEffect> pick_effects = std::vector<PickEffect>(kPickEffects);
   static uint16_t pick_effect_index(const SimThread& thread) { return thread.pending.range.begin % kPickEffects; }
-  /** By thread slot, while prefetching: the pick_effects index of the event the thread waits
-   *  before (after_resume), so that the pick after the next is foreseen without reading the
-   *  next thread's SimThread, which is still on its way into the caches. */
-  std::vector<uint16_t> pick_effect_of_slot;
-  /** The slot prefetch_predicted_picks last prefetched two picks ahead: its SimThread is on
-   *  its way already if it is the next pick. */
-  uint32_t foreseen_after_next = UINT32_MAX;
   /** The random scheduler picked the thread in `slot`, `model_steps` of the options being the
    *  model's: prefetches for the picks after it, resumes it, and learns what the pick did to
    *  the options (PickEffect). */
@@ -317,7 +314,6 @@ struct Machine::Impl final : FootprintSink {
     // A thread about to repeat a spin iteration that changed nothing waits until memory
     // changes: running it now or later makes no difference to any thread.
     (thread.spinning ? spinning : ready).push_back(thread.ref.slot.value);
-    if (prefetching) pick_effect_of_slot[thread.ref.slot.value] = pick_effect_index(thread);
   }
   [[gnu::noinline]] void after_resume_elsewhere(SimThread& thread);
   /** Runs due block work until none is left (or the execution faults). */

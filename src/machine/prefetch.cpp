@@ -10,10 +10,24 @@ namespace fencelab {
 
 namespace {
 
+constexpr uintptr_t kLine = 64;
+/** The operand stack's words a stackless resumption at an event mostly uses (an address, a
+ *  loaded value, another address: `s[i] += s[i + k]`); the prefetch of its state ends there. */
+constexpr size_t kUsualStackDepth = 4;
+
 /** Prefetches, for writing, the cache lines of [base + from, base + to) (a hint only). */
 void prefetch_bytes(const void* base, int from, int to) {
-  constexpr int kLine = 64;
-  for (int offset = from; offset < to; offset += kLine) __builtin_prefetch(static_cast<const char*>(base) + offset, 1);
+  for (int offset = from; offset < to; offset += int(kLine)) __builtin_prefetch(static_cast<const char*>(base) + offset, 1);
+}
+
+/** Prefetches, for writing, the lines that hold a buffer's first and last word, up to its
+ *  16th: a buffer of a few words (a thread's slots) lies in one line or two, and each prefetch
+ *  of a line it does not occupy would take one of the core's few slots for outstanding misses,
+ *  which a large grid's resumptions keep full. */
+void prefetch_words(const std::vector<Word>& words) {
+  if (words.empty()) return;
+  __builtin_prefetch(words.data(), 1);
+  __builtin_prefetch(words.data() + std::min<size_t>(words.size(), 16) - 1, 1);
 }
 
 } // namespace
@@ -31,7 +45,7 @@ void Machine::Impl::prefetch_thread(const SimThread& thread, PrefetchReach reach
   const auto* first = reinterpret_cast<const char*>(&thread);
   const auto* end = reach == PrefetchReach::BarrierRound
                         ? reinterpret_cast<const char*>(&thread.pending_access)
-                        : reinterpret_cast<const char*>(thread.operand_stack.data()) + 64;
+                        : reinterpret_cast<const char*>(thread.operand_stack.data() + kUsualStackDepth);
   prefetch_bytes(&thread, 0, static_cast<int>(end - first));
   if (stackless_kernel == nullptr) { // the fiber, its scheduler, switch_frame: one line or two
     __builtin_prefetch(&thread.fiber, 1);
@@ -52,41 +66,34 @@ void Machine::Impl::prefetch_stack(const SimThread& thread) const {
 }
 
 void Machine::Impl::prefetch_predicted_picks(uint32_t model_steps, uint32_t running) {
-  // The next pick draws from the options the running thread's pick is likely to leave: the
-  // model's steps as changed, and `ready` (which lacks the running thread) with the running
-  // thread appended again if it comes back, L0 below. Only a hint: a wrong guess costs a few
+  // The next two picks, drawn from the options the running thread's pick is likely to leave:
+  // the model's steps as changed, and `ready` (which lacks the running thread) with the running
+  // thread appended again if it comes back, L below; the pick after that from the same number
+  // of options, the next thread coming back in its turn. Only a hint: a wrong guess costs a few
   // prefetches, never a different decision.
-  const PickEffect now = pick_effects[pick_effect_index(threads[running])];
-  const int64_t first_steps = int64_t(model_steps) + now.model_steps_change;
-  const uint32_t first_count = static_cast<uint32_t>(ready.size()) + (now.comes_back ? 1 : 0);
-  if (first_steps < 0 || first_count == 0) return;
-  const auto entry = [&](uint32_t i) { return i < ready.size() ? ready[i] : running; }; // L0[i]
-  std::array<ChoiceSource::ScheduleArguments, 2> next{{{uint32_t(first_steps) + first_count, uint32_t(first_steps)}, {}}};
+  const PickEffect now = running == kModelStepPick ? PickEffect{-1, false} : pick_effects[pick_effect_index(threads[running])];
+  const int64_t signed_steps = int64_t(model_steps) + now.model_steps_change;
+  const uint32_t n = static_cast<uint32_t>(ready.size()) + (now.comes_back ? 1 : 0);
+  if (signed_steps < 0 || n == 0) return;
+  const uint32_t steps = uint32_t(signed_steps);
   std::array<uint32_t, 2> ahead;
-  if (!choices->predict(std::span(next).first(1), std::span(ahead).first(1)) || ahead[0] < first_steps) return;
-  const uint32_t first = ahead[0] - uint32_t(first_steps);
-  const uint32_t next_slot = entry(first);
-  // What the checkers and the model keep for it (found from its slot); its SimThread, unless
-  // the last pick foresaw it; then its stack and buffers, whose addresses the SimThread holds.
-  if (observer != nullptr) observer->prefetch_thread(thread_id_of_slot(next_slot));
-  model->prefetch_thread(ThreadSlot{next_slot});
-  if (next_slot != foreseen_after_next) prefetch_thread(threads[next_slot]);
-  prefetch_stack(threads[next_slot]);
-  prefetch_buffers(threads[next_slot]);
-  // The pick after it, from L0 without the next thread (the last entry moved into its place),
-  // with the next thread appended again if it comes back.
-  const PickEffect then = pick_effects[pick_effect_of_slot[next_slot]];
-  const int64_t second_steps = first_steps + then.model_steps_change;
-  const uint32_t second_count = first_count - 1 + (then.comes_back ? 1 : 0);
-  if (second_steps < 0 || second_count == 0) return;
-  next[1] = {uint32_t(second_steps) + second_count, uint32_t(second_steps)};
-  if (!choices->predict(next, ahead) || ahead[1] < second_steps) return;
-  const uint32_t second = ahead[1] - uint32_t(second_steps);
-  const uint32_t after_next = then.comes_back && second == first_count - 1 ? next_slot
-                              : second == first                        ? entry(first_count - 1)
-                                                                       : entry(second);
+  if (!choices->predict(steps + n, steps, ahead) || ahead[0] < steps) return;
+  const auto entry = [&](uint32_t i) { return i < ready.size() ? ready[i] : running; }; // L[i]
+  const uint32_t first = ahead[0] - steps;
+  const uint32_t next = entry(first);
+  // What the checkers and the model keep for it (found from its slot), then its stack and
+  // buffers, whose addresses its SimThread holds: prefetched a pick ago where that pick
+  // foresaw this one, as the one after the next.
+  if (observer != nullptr) observer->prefetch_thread(thread_id_of_slot(next));
+  model->prefetch_thread(ThreadSlot{next});
+  prefetch_stack(threads[next]);
+  prefetch_buffers(threads[next]);
+  if (ahead[1] < steps) return;
+  // The pick after it: the next pick's removal moves L's last entry into its place, and its
+  // resumption appends the next thread again.
+  const uint32_t second = ahead[1] - steps;
+  const uint32_t after_next = second + 1 == n ? next : second == first ? entry(n - 1) : entry(second);
   prefetch_thread(threads[after_next]);
-  foreseen_after_next = after_next;
 }
 
 void Machine::Impl::resume_predicting(uint32_t slot, uint32_t model_steps) {
@@ -95,7 +102,7 @@ void Machine::Impl::resume_predicting(uint32_t slot, uint32_t model_steps) {
   prefetch_predicted_picks(model_steps, slot);
   const size_t ready_before = ready.size();
   resume_and_settle(thread);
-  effect.comes_back = ready.size() == ready_before + 1 && ready.back() == slot;
+  effect.comes_back = ready.size() == ready_before + 1;
   const int64_t change = int64_t(model->internal_step_count()) - int64_t(model_steps);
   effect.model_steps_change = int8_t(std::clamp<int64_t>(change, -128, 127));
 }
@@ -104,11 +111,9 @@ void Machine::Impl::prefetch_buffers(const SimThread& thread, PrefetchReach reac
   // A stackless thread has only the kernel's frame, which neither it nor a snapshot reads
   // (spin_loops.cpp, frames_above_kernel): its frames' buffer is left cold. A barrier round
   // takes no read snapshot.
-  const void* frames = stackless_kernel != nullptr ? nullptr : static_cast<const void*>(thread.frames.data());
-  const void* read_snapshot =
-      reach == PrefetchReach::BarrierRound ? nullptr : static_cast<const void*>(thread.snapshot.words.data());
-  for (const void* buffer : {static_cast<const void*>(thread.slots.data()), frames, read_snapshot})
-    if (buffer != nullptr) prefetch_bytes(buffer, 0, 128);
+  prefetch_words(thread.slots);
+  if (stackless_kernel == nullptr && !thread.frames.empty()) prefetch_bytes(thread.frames.data(), 0, 128);
+  if (reach == PrefetchReach::Event) prefetch_words(thread.snapshot.words);
 }
 
 } // namespace fencelab

@@ -34,16 +34,11 @@ public:
    *  are the usual case (the newest value; draining a buffered store promptly): a biased
    *  random explorer favours them, the others ignore the hint. */
   virtual uint32_t choose(uint32_t options, ChoiceKind kind, uint32_t common = 0) = 0;
-  /** The arguments of a choose(options, Schedule, common) to come, for predict. */
-  struct ScheduleArguments {
-    uint32_t options;
-    uint32_t common;
-  };
   /** A hint for prefetching, never a decision: fills `ahead[k]` with what the (k+1)-th next
-   *  choose would return if it were choose(next[k].options, Schedule, next[k].common), and
-   *  returns true; false where the source cannot tell (the default). It draws nothing: what
-   *  choose returns is the same whether or not this was asked. */
-  virtual bool predict(std::span<const ScheduleArguments> next, std::span<uint32_t> ahead) const { return false; }
+   *  choose(options, Schedule, common) would return if every one of them had these arguments,
+   *  and returns true; false where the source cannot tell (the default). It draws nothing:
+   *  what choose returns is the same whether or not this was asked. */
+  virtual bool predict(uint32_t options, uint32_t common, std::span<uint32_t> ahead) const { return false; }
 
   // Partial-order reduction (footprint.h; DESIGN "Reduction"). A source that records
   // footprints is told, before every scheduling decision (also one with a single option, which
