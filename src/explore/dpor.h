@@ -21,6 +21,7 @@
 #include "fencelab/machine/choice.h"
 #include "fencelab/machine/machine.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -193,5 +194,27 @@ private:
   uint64_t m_enabled_entries = 0; ///< summed over m_stack's scheduling points
   void stop_too_long(uint64_t steps, uint64_t actors);
 };
+
+/** Helpers that dpor.cpp and dpor_races.cpp share. */
+namespace dpor_detail {
+
+inline bool contains(const std::vector<ActorId>& actors, const ActorId& actor) {
+  return std::find(actors.begin(), actors.end(), actor) != actors.end();
+}
+
+/** Whether `step` arrives at the barrier whose release has footprint `release` (writes an
+ *  arrival the release reads). */
+inline bool arrives_at(const DporChoices::Footprint& step, const DporChoices::Footprint& release) {
+  return std::any_of(step.begin(), step.end(), [&release](const DporChoices::Access& a) {
+    return a.write && a.object.kind == ObjectKind::Arrival &&
+           std::binary_search(release.begin(), release.end(), DporChoices::Access{a.object, false});
+  });
+}
+
+template <typename Sleepers> bool listed(const Sleepers& sleepers, const ActorId& actor) {
+  return std::any_of(sleepers.begin(), sleepers.end(), [&actor](const auto& s) { return s.actor == actor; });
+}
+
+} // namespace dpor_detail
 
 } // namespace fencelab
