@@ -1,37 +1,13 @@
 // Kernels as people write them (issue 13): type aliases, enumerations, __ldg, 24-bit multiplies
 // and assert, each run and checked for its exact outcome.
-#include "fencelab/checkers/checkers.h"
-#include "fencelab/machine/memory_model.h"
-#include "frontend_helpers.h"
-#include "machine_helpers.h"
+#include "language_helpers.h"
 
 using namespace fencelab;
 using namespace fencelab::testing;
 
-namespace {
-
-/** Every outcome of the kernel under sc (the kernels below have one). */
-std::set<std::string> outcomes(const std::string& text) {
-  Kernel k = kernel_from_text(text);
-  auto model = create_model("sc");
-  const ExplorationResult r = explore_exhaustive(*k.machine, *model, ExhaustiveOptions{1000});
-  REQUIRE(r.complete);
-  return outcome_strings(k.program(), r);
-}
-
-/** The messages of the diagnostics compiling `text` gives. */
-std::vector<std::string> compile_error_messages(const std::string& text) {
-  const auto compiled = compile_text(text);
-  std::vector<std::string> messages;
-  for (const Diagnostic& d : compiled->diagnostics.diagnostics()) messages.push_back(d.message);
-  return messages;
-}
-
-} // namespace
-
 TEST_CASE("typedef, using and enumerations name types and constants, in blocks and at file scope",
           "[frontend][language]") {
-  CHECK(outcomes(R"(
+  CHECK(exact_outcomes(R"(
 //@ launch grid=1 block=1
 //@ observe out
 __device__ int out[4];
@@ -55,7 +31,7 @@ __global__ void k() {
 }
 
 TEST_CASE("file-scope aliases of host types are host code: skipped without an error", "[frontend][language]") {
-  CHECK(outcomes(R"(
+  CHECK(exact_outcomes(R"(
 #include <vector>
 typedef std::vector<int> Values;
 using Clock = std::chrono::steady_clock;
@@ -69,7 +45,7 @@ int main() { Values v; return 0; }
 }
 
 TEST_CASE("what aliases and enumerations do not cover is named as not supported", "[frontend][language]") {
-  CHECK(compile_error_messages(R"(
+  CHECK(error_messages(R"(
 //@ launch grid=1 block=1
 enum class E { A };
 typedef enum { EA } S;
@@ -87,7 +63,7 @@ __global__ void k() {}
 TEST_CASE("auto local variables take their initializer's type", "[frontend][language]") {
   // C++ [dcl.type.auto.deduct]: unsigned from threadIdx, double from 0.5, float from 1.5f, a
   // pointer to structs from arithmetic on one (still indexed by element), size_t from sizeof.
-  CHECK(outcomes(R"(
+  CHECK(exact_outcomes(R"(
 struct P { int a, b; };
 //@ launch grid=2 block=2
 //@ arg ps: P[4] = iota
@@ -104,7 +80,7 @@ __global__ void k(P* ps) {
   r[2 * i + 1] = wrapped > 0 ? 1 : -1;
 }
 )") == std::set<std::string>{"out[0]=2 out[1]=1 out[2]=3 out[3]=1 out[4]=4 out[5]=1 out[6]=5 out[7]=1"});
-  CHECK(compile_error_messages(R"(
+  CHECK(error_messages(R"(
 //@ launch grid=1 block=1
 __device__ auto g = 1;
 __global__ void k() {
@@ -126,7 +102,7 @@ __global__ void k() {
 }
 
 TEST_CASE("__ldg loads like a dereference, __mul24 and __umul24 multiply the low 24 bits", "[frontend][language]") {
-  CHECK(outcomes(R"(
+  CHECK(exact_outcomes(R"(
 //@ launch grid=1 block=1
 //@ arg in: int[2] = iota(5)
 //@ observe out
@@ -142,7 +118,7 @@ __global__ void k(const int* __restrict__ in) {
 TEST_CASE("umin, umax and __saturatef, uint and ushort, __managed__ variables live in global memory",
           "[frontend][language]") {
   // As the SDK samples write them (a survey of 62 public files found each stopping some).
-  CHECK(outcomes(R"(
+  CHECK(exact_outcomes(R"(
 //@ launch grid=1 block=1
 //@ arg zero = 0.0
 //@ observe out counter
@@ -166,7 +142,7 @@ __global__ void k(float zero) {
 
 TEST_CASE("the CUDA Math API's other functions and the fast intrinsics, computed exactly", "[frontend][language]") {
   // Values each function gives exactly (so that the approximate GPU intrinsics would too).
-  CHECK(outcomes(R"(
+  CHECK(exact_outcomes(R"(
 //@ launch grid=1 block=1
 //@ observe out
 __device__ int out[12];
@@ -191,7 +167,7 @@ __global__ void k() {
 TEST_CASE("as the CUDA samples write them: linkage blocks, __align__, __launch_bounds__ first, functional casts "
           "in parentheses, the toolkit's version macros", "[frontend][language]") {
   // A survey of the 175 .cu files of NVIDIA/cuda-samples found each of these stopping some.
-  CHECK(outcomes(R"(
+  CHECK(exact_outcomes(R"(
 //@ launch grid=1 block=1
 //@ observe x y
 //@ arg unused: float[1] = zeros
@@ -234,16 +210,16 @@ template <class T> __host__ __device__ T max(const T &lhs, const T &rhs) { retur
 __device__ int out;
 __global__ void k() { int a = 3; out = min(a, 5) * 10 + max(2, a + 1); }
 )";
-  CHECK(outcomes(kernel) == std::set<std::string>{"out=34"});
+  CHECK(exact_outcomes(kernel) == std::set<std::string>{"out=34"});
   const auto compiled = compile_text(kernel);
   CHECK(compiled->messages() == "k.cu:4:42: note: 'min' is a CUDA math function here: calls use it, not this definition\n"
                                 "k.cu:5:42: note: 'max' is a CUDA math function here: calls use it, not this definition\n");
-  CHECK(compile_error_messages("__device__ int atomicAdd(int* p, int v) { return 0; }\n__global__ void k() {}\n") ==
+  CHECK(error_messages("__device__ int atomicAdd(int* p, int v) { return 0; }\n__global__ void k() {}\n") ==
         std::vector<std::string>{"'atomicAdd' is a builtin function and cannot be redefined"});
 }
 
 TEST_CASE("a NaN converts to bool as true ([conv.bool]) and to an integer as 0 (cvt.rzi)", "[frontend][language]") {
-  CHECK(outcomes(R"(
+  CHECK(exact_outcomes(R"(
 //@ launch grid=1 block=1
 //@ arg zero = 0.0
 //@ observe out
@@ -300,7 +276,7 @@ __global__ void sum(const int* in, int* out) {
 }
 )";
   const std::string harness = "//@ arg in: int[8] = iota(1)\n//@ arg out: int[2] = zeros\n//@ observe out\n";
-  CHECK(outcomes("//@ launch grid=2 block=4 shared=16\n" + harness + kernel) ==
+  CHECK(exact_outcomes("//@ launch grid=2 block=4 shared=16\n" + harness + kernel) ==
         std::set<std::string>{"out[0]=10 out[1]=26"});
   // 8 bytes hold two ints: thread 2's store is out of bounds.
   {
@@ -310,16 +286,16 @@ __global__ void sum(const int* in, int* out) {
     REQUIRE_FALSE(r.outcomes.empty());
     for (const OutcomeCount& o : r.outcomes) CHECK(o.outcome.status == ExecutionStatus::RuntimeError);
   }
-  CHECK(compile_error_messages("//@ launch grid=1 block=4\n" + harness + kernel) ==
+  CHECK(error_messages("//@ launch grid=1 block=4\n" + harness + kernel) ==
         std::vector<std::string>{"the extern __shared__ array 's' needs the launch's dynamic shared memory: add "
                                  "shared=BYTES to //@ launch"});
-  CHECK(compile_error_messages("//@ launch shared=8\n__global__ void k() { extern __shared__ float a[]; "
+  CHECK(error_messages("//@ launch shared=8\n__global__ void k() { extern __shared__ float a[]; "
                                "extern __shared__ int b[]; a[0] = b[0]; }") ==
         std::vector<std::string>{"not supported: extern __shared__ arrays of different types ('a' is float, 'b' "
                                  "int): in CUDA they share one address"});
   // Of one type, a second is another name of the same memory (threadFenceReduction's reduceBlocks
   // and reduceSinglePass each declare one).
-  CHECK(outcomes(R"(
+  CHECK(exact_outcomes(R"(
 //@ launch grid=1 block=2 shared=8
 //@ observe out
 __device__ int out[2];
@@ -335,7 +311,7 @@ __global__ void k() {
 
 TEST_CASE("multi-dimensional arrays are row-major runs of elements, indexed in every dimension",
           "[frontend][language]") {
-  CHECK(outcomes(R"(
+  CHECK(exact_outcomes(R"(
 //@ launch grid=1 block=1
 //@ observe out
 __device__ int g[2][3][4];
@@ -353,7 +329,7 @@ __global__ void k() {
   out[3] = (int)(tile[1][2] * 2);
 }
 )") == std::set<std::string>{"out[0]=10 out[1]=96 out[2]=7 out[3]=5"});
-  CHECK(compile_error_messages(R"(
+  CHECK(error_messages(R"(
 //@ launch grid=1 block=1
 __device__ int g[2][3];
 __device__ int h[2][3] = {1, 2, 3, 4, 5, 6};
@@ -365,87 +341,9 @@ __global__ void k() { int* row = g[1]; }
          });
 }
 
-TEST_CASE("a type template parameter is deduced from the kernel's buffers, or given by //@ template",
-          "[frontend][language][templates]") {
-  // T from `arg in: float[...]`; blockSize from the directive; `add<T>`, `add(...)` and `T(0)`.
-  const std::string reduction = R"(
-//@ template blockSize=4
-//@ launch grid=1 block=4
-//@ arg in: float[4] = {0.5, 1, 2, 4}
-//@ arg out: float[1] = 0
-//@ observe out
-template <typename T>
-__device__ T add(T a, T b) { return a + b; }
-template <class T, unsigned int blockSize>
-__global__ void reduce(const T* in, T* out) {
-  __shared__ T s[blockSize];
-  unsigned tid = threadIdx.x;
-  s[tid] = in[tid];
-  __syncthreads();
-  for (unsigned k = blockSize / 2; k > 0; k >>= 1) {
-    if (tid < k) s[tid] = add<T>(s[tid], s[tid + k]);
-    __syncthreads();
-  }
-  if (tid == 0) out[0] = add(s[0], T(0));
-}
-)";
-  CHECK(outcomes(reduction) == std::set<std::string>{"out[0]=7.5"});
-  // Given: T=double; the shared array holds doubles, so 1/3 keeps its precision past float's.
-  CHECK(outcomes(R"(
-//@ template T=double
-//@ launch grid=1 block=1
-//@ observe out
-__device__ int out;
-template <typename T> __global__ void k() {
-  T third = T(1) / 3;
-  out = (third * 3e9 - 1e9) * 1e6 < 1 ? 1 : 0;
-}
-)") == std::set<std::string>{"out=1"});
-}
-
-TEST_CASE("a helper's type parameter is deduced from its first call", "[frontend][language][templates]") {
-  CHECK(outcomes(R"(
-//@ launch grid=1 block=2
-//@ observe out
-__device__ unsigned out[2];
-template <typename T>
-__device__ T twice(T a) { return a + a; }
-template <typename T>
-__device__ void store(T* p, T v) { *p = v; }
-__global__ void k() {
-  store(&out[threadIdx.x], twice(threadIdx.x + 1));
-}
-)") == std::set<std::string>{"out[0]=2 out[1]=4"});
-}
-
-TEST_CASE("a second instantiation and an unbound type parameter are named at their place",
-          "[frontend][language][templates]") {
-  CHECK(compile_error_messages(R"(
-//@ launch grid=1 block=1
-//@ template T=double
-__device__ int out;
-template <typename T> __device__ T twice(T a) { return a + a; }
-__global__ void k() { out = twice(1); }
-)") == std::vector<std::string>{"not supported: a second instantiation of 'twice' (argument 1 is 'int', but 'T' "
-                                "stands for 'double' here: fencelab instantiates a template once)"});
-  CHECK(compile_error_messages(R"(
-//@ launch grid=1 block=1
-__device__ int out;
-template <typename T> __device__ T zero() { return T(0); }
-__global__ void k() { out = zero(); }
-)") == std::vector<std::string>{"template type parameter 'T' of 'zero' has no type: give it with //@ template T=TYPE"});
-  CHECK(compile_error_messages(R"(
-//@ launch grid=1 block=1
-//@ arg out: int[1] = 0
-template <typename T> __device__ T twice(T a) { return a + a; }
-template <typename T> __global__ void k(T* out) { *out = twice<float>(1); }
-)") == std::vector<std::string>{"not supported: a second instantiation of a template ('T' is 'int' in this file, "
-                                "from //@ template or the kernel's arguments)"});
-}
-
 TEST_CASE("clock and clock64 grow by a fixed step per read of a thread, so delay loops end",
           "[frontend][language]") {
-  CHECK(outcomes(R"(
+  CHECK(exact_outcomes(R"(
 //@ launch grid=1 block=2
 //@ observe out
 __device__ long long out[2];
@@ -530,7 +428,7 @@ __global__ void k() {
 TEST_CASE("references the lowering cannot give are named at their place", "[frontend][language]") {
   const std::string head = "//@ launch grid=1 block=1\n__device__ int g;\n";
   auto first = [&](const std::string& code) {
-    const std::vector<std::string> messages = compile_error_messages(head + code);
+    const std::vector<std::string> messages = error_messages(head + code);
     return messages.empty() ? std::string("(no error)") : messages.front();
   };
   CHECK(first("//@ observe k.x\n__global__ void k() { int x = 1; int& r = x; r = 2; }") ==
@@ -636,7 +534,7 @@ TEST_CASE("a macro that reads one location twice is two reads, not a spin loop",
   // MAX(v, m[1]) expands to two reads of m[1] with the same source range and nothing private
   // changed between them: the spin recognition took the second for a repeated no-op iteration
   // and reported a deadlock. Reads are told apart by their expression, not their range.
-  CHECK(outcomes(R"(
+  CHECK(exact_outcomes(R"(
 //@ launch grid=1 block=1
 //@ observe out
 #define MAX(a, b) ((a) > (b) ? (a) : (b))
@@ -644,54 +542,4 @@ __device__ int m[2] = {4, 9};
 __device__ int out;
 __global__ void k() { int v = m[0]; out = MAX(v, m[1]); }
 )") == std::set<std::string>{"out=9"});
-}
-
-TEST_CASE("the standard library names device code uses: std::min/max, is_same, numeric_limits, if constexpr",
-          "[frontend][language]") {
-  CHECK(outcomes(R"(
-#include <limits>
-#include <type_traits>
-//@ launch grid=1 block=1
-//@ template T=float
-//@ arg in: float[2] = {3, -1}
-//@ arg out: float[6] = zeros
-//@ observe out
-template <typename T>
-__global__ void k(const T* in, T* out) {
-  T best = std::numeric_limits<T>::lowest();
-  if constexpr (std::is_same<T, float>::value) out[0] = 1;
-  else out[0] = 2;
-  out[1] = std::is_same_v<T, const float> ? 5 : 6;
-  for (int i = 0; i < 2; ++i) best = std::max(best, in[i]);
-  out[2] = best;
-  out[3] = std::min(in[0], in[1]);
-  out[4] = std::numeric_limits<int>::max() == 2147483647 && std::numeric_limits<char>::min() == -128;
-  out[5] = std::numeric_limits<unsigned>::max() == 4294967295u && std::numeric_limits<float>::max() > 3e38f;
-}
-)") == std::set<std::string>{"out[0]=1 out[1]=6 out[2]=3 out[3]=-1 out[4]=1 out[5]=1"});
-  // The discarded branch is not checked: here it would be invalid for the bound T (member
-  // access on an int, a vector type's field); an `if constexpr` on a variable is an error.
-  CHECK(outcomes(R"(
-//@ launch grid=1 block=1
-//@ template T=int
-//@ arg in: int[1] = {7}
-//@ arg out: int[1] = zeros
-//@ observe out
-template <typename T>
-__global__ void k(const T* in, int* out) {
-  if constexpr (sizeof(T) == 4) out[0] = in[0];
-  else out[0] = in[0].x + in[0].y;
-  if constexpr (std::is_same_v<T, float4>) { out[0] = in[0].w; }
-}
-)") == std::set<std::string>{"out[0]=7"});
-  CHECK(compile_error_messages(R"(
-//@ launch grid=1 block=1
-__device__ int out;
-__global__ void k() { int n = 2; if constexpr (n == 2) out = 1; }
-)") == std::vector<std::string>{"the condition of 'if constexpr' must be a constant expression"});
-  CHECK(compile_error_messages(R"(
-//@ launch grid=1 block=1
-__global__ void k() { float e = std::numeric_limits<float>::epsilon(); }
-)") == std::vector<std::string>{"not supported: std::numeric_limits<float>::epsilon (max, min and lowest of scalar "
-                                "types are)"});
 }
