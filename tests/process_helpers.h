@@ -66,4 +66,10 @@ inline std::string write_temp_file(const std::string& name, const std::string& t
   return path;
 }
 
+/** Runs the fencelab program built with the tests; stderr joins stdout unless `with_stderr` is
+ *  false (sanitized builds print a warning with the process id there). */
+inline ProcessResult run_fencelab(const std::string& arguments, bool with_stderr = true) {
+  return run_process(std::string(FENCELAB_BINARY) + " " + arguments, with_stderr);
+}
+
 } // namespace fencelab::testing
