@@ -71,7 +71,8 @@ void Machine::Impl::prefetch_predicted_picks(uint32_t model_steps, uint32_t runn
   // thread appended again if it comes back, L below; the pick after that from the same number
   // of options, the next thread coming back in its turn. Only a hint: a wrong guess costs a few
   // prefetches, never a different decision.
-  const PickEffect now = running == kModelStepPick ? PickEffect{-1, false} : pick_effects[pick_effect_index(threads[running])];
+  const PickEffect now =
+      running == kModelStepPick ? PickEffect{-1, false} : pick_effects[pick_effect_index(threads[running])];
   const int64_t signed_steps = int64_t(model_steps) + now.model_steps_change;
   const uint32_t n = static_cast<uint32_t>(ready.size()) + (now.comes_back ? 1 : 0);
   if (signed_steps < 0 || n == 0) return;
