@@ -108,7 +108,7 @@ void Interpreter::run(const CompiledFunction& function) {
 
 bool Interpreter::run_stackless(const CompiledFunction& kernel) {
   // In a call, it resumes in its innermost frame's code.
-  const CompiledFunction& function = t.frames.size() == 1 ? kernel : *t.frames.back().code;
+  const CompiledFunction& function = t.stackless_calls == 0 ? kernel : *t.frames.back().code;
   return execute<true>(function, t.operand_stack.data(), t.resume_depth, t.resume_pc);
 }
 
@@ -122,6 +122,7 @@ size_t Interpreter::enter_stackless_call(const Instr& call, std::span<const Word
   frame.code = call.callee;
   frame.return_pc = return_pc;
   frame.return_depth = return_depth;
+  ++t.stackless_calls;
   return base;
 }
 
@@ -145,8 +146,9 @@ template <bool kStackless>
 bool Interpreter::execute(const CompiledFunction& function, Word* stack, uint32_t depth, uint32_t start) {
   Word* sp = stack + depth; // the next free entry
   // Stackless, in the kernel's frame, the first, the slots start at 0 (the frames' buffer, like
-  // the rest of a resumed thread's state, is likely cold: not read for this).
-  size_t base = kStackless && t.frames.size() == 1 ? 0 : frame_base();
+  // the rest of a resumed thread's state, is likely cold: not read for this, nor for whether
+  // it is in a call: ThreadRunState::stackless_calls).
+  size_t base = kStackless && t.stackless_calls == 0 ? 0 : frame_base();
   const Instr* code = function.code.data();
   const Instr* pc = code + start;
   // Stackless: the thread stops before its event in the instruction just begun, which runs
@@ -164,6 +166,7 @@ bool Interpreter::execute(const CompiledFunction& function, Word* stack, uint32_
     const uint32_t return_pc = callee.return_pc;
     sp = stack + callee.return_depth;
     *sp++ = leave_frame(callee.base); // pops the callee's frame
+    --t.stackless_calls;
     const Frame& caller = t.frames.back();
     base = caller.base;
     code = caller.code->code.data();

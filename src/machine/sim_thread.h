@@ -131,6 +131,9 @@ struct ThreadRunState {
   bool resume_unobserved = false; ///< an atomic's AtomicUpdate::unobserved, found before the event
   uint32_t resume_pc = 0;    ///< the instruction it runs when resumed (again, if it stopped before its event)
   uint32_t resume_depth = 0; ///< values on SimThread::operand_stack
+  /** Frames above the kernel's, counted here so that a resumption tells whether it is in a
+   *  call without reading the frames' buffer header, a line it otherwise leaves cold. */
+  uint32_t stackless_calls = 0;
 
   uint64_t local_steps = 0;
   /** A loop that changes nothing but locals (count_local_step): the private state saved at
