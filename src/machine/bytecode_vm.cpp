@@ -108,6 +108,7 @@ void Interpreter::run(const CompiledFunction& function) {
 
 bool Interpreter::run_stackless(const CompiledFunction& kernel) {
   // In a call, it resumes in its innermost frame's code.
+  assert(t.stackless_calls + 1 == t.frames.size() && "stackless_calls counts the frames above the kernel's");
   const CompiledFunction& function = t.stackless_calls == 0 ? kernel : *t.frames.back().code;
   return execute<true>(function, t.operand_stack.data(), t.resume_depth, t.resume_pc);
 }
@@ -443,13 +444,13 @@ bool Interpreter::execute(const CompiledFunction& function, Word* stack, uint32_
       break;
     case Opcode::Return:
       t.return_value = *--sp;
-      if (kStackless && t.frames.size() > 1) {
+      if (kStackless && t.stackless_calls > 0) {
         return_to_caller();
         break;
       }
       return true;
     case Opcode::Leave:
-      if (kStackless && t.frames.size() > 1) {
+      if (kStackless && t.stackless_calls > 0) {
         return_to_caller();
         break;
       }

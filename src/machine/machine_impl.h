@@ -254,7 +254,7 @@ struct Machine::Impl final : FootprintSink {
    * one ahead its stack and buffers and what the model and the checkers keep for it. No
    * decision is drawn or changed.
    */
-  void prefetch_predicted_picks(uint32_t model_steps, uint32_t running);
+  void prefetch_predicted_picks(uint32_t model_steps, uint32_t running) const;
   /** prefetch_predicted_picks's `running` where the pick is one of the model's steps (a drain,
    *  which leaves one step fewer and the ready threads as they are). */
   static constexpr uint32_t kModelStepPick = UINT32_MAX;

@@ -65,7 +65,7 @@ void Machine::Impl::prefetch_stack(const SimThread& thread) const {
   if (thread.switch_frame != 0) prefetch_bytes(reinterpret_cast<const void*>(thread.switch_frame), -1024, 1024);
 }
 
-void Machine::Impl::prefetch_predicted_picks(uint32_t model_steps, uint32_t running) {
+void Machine::Impl::prefetch_predicted_picks(uint32_t model_steps, uint32_t running) const {
   // The next two picks, drawn from the options the running thread's pick is likely to leave:
   // the model's steps as changed, and `ready` (which lacks the running thread) with the running
   // thread appended again if it comes back, L below; the pick after that from the same number
