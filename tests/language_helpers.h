@@ -13,11 +13,13 @@
 
 namespace fencelab::testing {
 
-/** Every outcome of the kernel under `model_name`, from a search that must complete. */
-inline std::set<std::string> exact_outcomes(const std::string& text, const char* model_name = "sc") {
+/** Every outcome of the kernel under `model_name`, from a search that must complete within
+ *  `max_executions`. */
+inline std::set<std::string> exact_outcomes(const std::string& text, const char* model_name = "sc",
+                                            uint64_t max_executions = 20000) {
   Kernel k = kernel_from_text(text);
   auto model = create_model(model_name);
-  const ExplorationResult r = explore_exhaustive(*k.machine, *model, ExhaustiveOptions{20000});
+  const ExplorationResult r = explore_exhaustive(*k.machine, *model, ExhaustiveOptions{max_executions});
   REQUIRE(r.complete);
   return outcome_strings(k.program(), r);
 }
@@ -32,13 +34,17 @@ inline ExplorationResult checked_search(const std::string& text, const char* mod
   return r;
 }
 
-/** The messages of the errors compiling `text` gives, in order. */
-inline std::vector<std::string> error_messages(const std::string& text) {
+/** The messages of the diagnostics compiling `text` gives, in order: all of them (warnings and
+ *  notes too), or only its errors. */
+inline std::vector<std::string> diagnostic_messages(const std::string& text, bool errors_only = false) {
   const auto compiled = compile_text(text);
   std::vector<std::string> messages;
   for (const Diagnostic& d : compiled->diagnostics.diagnostics())
-    if (d.severity == Severity::Error) messages.push_back(d.message);
+    if (!errors_only || d.severity == Severity::Error) messages.push_back(d.message);
   return messages;
 }
+
+/** The messages of the errors compiling `text` gives, in order. */
+inline std::vector<std::string> error_messages(const std::string& text) { return diagnostic_messages(text, true); }
 
 } // namespace fencelab::testing
