@@ -4,9 +4,7 @@
 // step, and a random sample. Run on every catalogue and corpus kernel, on kernels written to
 // use each construct the compiler handles and each it hands back to the AST, on generated
 // litmus kernels, and on generated kernels with control flow (program_generator.h).
-#include "fencelab/checkers/checkers.h"
-#include "fencelab/machine/memory_model.h"
-#include "fencelab/report/report.h"
+#include "bytecode_helpers.h"
 #include "litmus_generator.h"
 #include "machine_helpers.h"
 #include "program_generator.h"
@@ -17,72 +15,6 @@
 
 using namespace fencelab;
 using namespace fencelab::testing;
-
-namespace {
-
-/** Everything an exhaustive search (within `budget`) and a random sample of `program` under
- *  `engine` show, as text; `compiled`: how many functions ran compiled. */
-std::string everything(const Program& program, Engine engine, const std::string& model_name, uint64_t budget,
-                       MachineOptions options = {}, size_t* compiled = nullptr) {
-  options.engine = engine;
-  Machine machine(program, options);
-  if (compiled) *compiled = machine.compiled_functions();
-  auto model = create_model(model_name);
-  std::ostringstream out;
-  {
-    Checkers checkers(program);
-    ExhaustiveOptions exhaustive;
-    exhaustive.max_executions = budget;
-    exhaustive.checkers = &checkers;
-    const ExplorationResult r = explore_exhaustive(machine, *model, exhaustive);
-    print_exploration_json(out, program, r, {}, ReportOptions{false, "explore"});
-    print_check_text(out, program, r);
-    for (const OutcomeCount& o : r.outcomes) {
-      TraceRecorder trace;
-      ReplayError error;
-      const auto execution = replay(machine, *model, o.witness, &trace, error);
-      if (execution) print_trace_text(out, program, o.witness.encode(), trace.events(), *execution);
-      else out << "replay failed: " << error.message << "\n";
-    }
-  }
-  Checkers checkers(program);
-  RandomOptions random;
-  random.runs = 20;
-  random.seed = 7;
-  random.checkers = &checkers;
-  print_exploration_json(out, program, explore_random(machine, *model, random), {}, ReportOptions{false, "run"});
-  return out.str();
-}
-
-/** The engines on `program` under each of `models`: the bytecode with every thread on a fiber
- *  and the default (stackless where the kernel allows) against the AST; `expect_compiled`:
- *  functions the bytecode must have compiled (so that the comparison compares something). */
-void check_same(const Program& program, uint64_t budget, MachineOptions options = {}, size_t expect_compiled = 0,
-                std::initializer_list<const char*> models = {"sc", "tso", "gpu"}) {
-  for (const char* model : models) {
-    INFO("model " << model);
-    const std::string reference = everything(program, Engine::Ast, model, budget, options);
-    for (const Engine engine : {Engine::BytecodeOnFibers, Engine::Bytecode}) {
-      size_t compiled = 0;
-      const std::string bytecode = everything(program, engine, model, budget, options, &compiled);
-      CHECK(compiled >= expect_compiled);
-      if (bytecode != reference) {
-        INFO("AST:\n" << reference << "\nbytecode" << (engine == Engine::Bytecode ? "" : " on fibers") << ":\n"
-                       << bytecode);
-        FAIL_CHECK("the engines differ");
-      }
-    }
-  }
-}
-
-void check_text(const std::string& text, size_t expect_compiled, MachineOptions options = {}, uint64_t budget = 400) {
-  auto compiled = compile_text(text);
-  INFO(text << compiled->rendered());
-  REQUIRE(compiled->program != nullptr);
-  check_same(*compiled->program, budget, options, expect_compiled);
-}
-
-} // namespace
 
 TEST_CASE("bytecode: loops, break, continue, switch, calls, recursion and operators as the AST runs them",
           "[bytecode]") {
@@ -184,38 +116,6 @@ __global__ void k() {
 }
 )",
              2);
-}
-
-TEST_CASE("bytecode: barriers, spins and atomics inside compiled loops", "[bytecode]") {
-  check_text(R"(
-//@ launch grid=1 block=4
-//@ arg out: int[2] = zeros
-//@ observe out[0] out[1]
-__device__ int ready;
-__device__ int data;
-__global__ void k(int* out) {
-  __shared__ int s[4];
-  s[threadIdx.x] = threadIdx.x + 1;
-  __syncthreads();
-  for (int stride = 2; stride > 0; stride >>= 1) {
-    if (threadIdx.x < stride) s[threadIdx.x] += s[threadIdx.x + stride];
-    __syncthreads();
-  }
-  if (threadIdx.x == 0) {
-    data = s[0];
-    __threadfence();
-    atomicExch(&ready, 1);
-  } else if (threadIdx.x == 1) {
-    while (atomicAdd(&ready, 0) == 0) { }
-    __threadfence();
-    out[0] = data;
-  } else if (threadIdx.x == 2) {
-    while (ready == 0) { }
-    out[1] = data;
-  }
-}
-)",
-             1, {}, 300);
 }
 
 TEST_CASE("bytecode: __syncthreads_count, _and and _or return what they do on the AST", "[bytecode]") {

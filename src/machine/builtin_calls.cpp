@@ -264,7 +264,7 @@ Word Machine::Impl::apply_builtin(SimThread& thread, const Call& call, std::span
     return wait_at_barrier(thread, builtin, !args.empty() && word_is_true(args[0], call.args[0]->type), call.range);
   case BuiltinCategory::Atomic: {
     const AtomicUpdate update = atomic_update(thread, call, args);
-    thread.read_site = &call;
+    thread.set_read_site(&call);
     return atomic(thread, args[0], update, atomic_builtin(builtin)->scope, call.range);
   }
   case BuiltinCategory::Warp: return perform_warp_builtin(*this, thread, call, args);

@@ -164,6 +164,10 @@ struct CompiledFunction;
 struct Instr {
   Opcode op;
   uint8_t compare = 0; ///< CompareJump: a Comparison, with kSignedCompare
+  /** A read (Load, LoadAt, IncrementMemory, CompoundMemory, Atomic): whether the thread's next
+   *  read may be this expression's again with no barrier or fence between, so that spin
+   *  recognition must snapshot the thread before it (repeatable_reads.cpp). */
+  bool read_repeatable = true;
   uint32_t arg = 0;
   uint32_t arg2 = 0;
   uint64_t imm = 0;
@@ -221,6 +225,9 @@ private:
   std::vector<std::unique_ptr<CompiledFunction>> m_functions;
   /** Sets each function's `stackless` and `stack_need` once the calls are linked. */
   void mark_stackless();
+  /** Sets each read's `read_repeatable` (`kernel`: the kernel's definition, whose end is the
+   *  thread's). */
+  void mark_repeatable_reads(const FunctionDecl& kernel);
 };
 
 } // namespace fencelab

@@ -405,6 +405,7 @@ void Bytecode::compile(const FunctionDecl& kernel, const CompileQueries& queries
     for (Instr& instr : function->code)
       if (instr.op == Opcode::Call) instr.callee = find(*instr.function);
   mark_stackless();
+  mark_repeatable_reads(*definition_of(kernel));
 }
 
 } // namespace fencelab

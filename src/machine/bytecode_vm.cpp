@@ -70,8 +70,8 @@ bool Interpreter::atomic_or_stop(const Call& call, std::span<const Word> args, W
   // Machine::Impl::apply_builtin's atomic, split at its switch like the accesses above. The
   // update is made again when resumed, but for whether it is unobserved, which depends on
   // whether any thread has run a fence since (Machine::Impl::atomic_update).
+  // The read's site is the caller's to set (SimThread::set_read_site).
   AtomicUpdate update = m.atomic_update(t, call, args);
-  t.read_site = &call;
   if (!t.resume_at_event) {
     const ResolvedAccess a = m.resolve_atomic(t, args[0], update, call.range);
     t.resume_same_state = m.announce_read_event(t, EventKind::Atomic, call.range, a.location);
@@ -90,8 +90,8 @@ bool Interpreter::atomic_or_stop(const Call& call, std::span<const Word> args, W
 template <class Update>
 bool Interpreter::update_or_stop(const Expr& e, const Type& type, Word pointer, Update update) {
   // Interpreter::increment and compound_assign: a load, the update, a store, each event at e.
+  // The read's site, `e`, is the caller's to set (SimThread::set_read_site).
   if (t.resume_events_done == 0) {
-    t.read_site = &e;
     if (!load_or_stop(pointer, type, e.range, false, t.resume_loaded)) return false;
     t.resume_updated = update(t.resume_loaded);
     t.resume_events_done = 1;
@@ -190,7 +190,7 @@ bool Interpreter::execute(const CompiledFunction& function, Word* stack, uint32_
       ++sp;
       break;
     case Opcode::Load:
-      t.read_site = i.node;
+      t.set_read_site(i.node, i.read_repeatable);
       if constexpr (kStackless) {
         if (!load_or_stop(sp[-1], *i.type, i.node->range, false, sp[-1])) return stop();
       } else {
@@ -198,7 +198,7 @@ bool Interpreter::execute(const CompiledFunction& function, Word* stack, uint32_
       }
       break;
     case Opcode::LoadAt:
-      t.read_site = i.node;
+      t.set_read_site(i.node, i.read_repeatable);
       if constexpr (kStackless) {
         if (!load_or_stop(i.imm, *i.type, i.node->range, (i.arg & kCheckedAddress) != 0, *sp)) return stop();
         ++sp;
@@ -259,6 +259,7 @@ bool Interpreter::execute(const CompiledFunction& function, Word* stack, uint32_
     case Opcode::IncrementMemory: {
       const Unary& u = as<Unary>(*i.node);
       if constexpr (kStackless) {
+        t.set_read_site(i.node, i.read_repeatable);
         if (!update_or_stop(u, u.operand->type, sp[-1], [&](Word old) { return incremented(u, old); })) return stop();
         const bool prefix = u.op == UnaryOp::PreIncrement || u.op == UnaryOp::PreDecrement;
         sp[-1] = prefix ? t.resume_updated : t.resume_loaded;
@@ -317,6 +318,7 @@ bool Interpreter::execute(const CompiledFunction& function, Word* stack, uint32_
           return plain_integer_operation(BinaryOp(i.imm), extend_integer(old, scalar_size(type.scalar), scalar_is_signed(type.scalar)),
                                          value, type, type);
         };
+        t.set_read_site(i.node, i.read_repeatable);
         if (!update_or_stop(a, a.lhs->type, sp[-1], updated)) return stop();
         sp[-2] = t.resume_updated;
         --sp;
@@ -408,6 +410,7 @@ bool Interpreter::execute(const CompiledFunction& function, Word* stack, uint32_
       const std::span<const Word> args(sp - i.arg, i.arg);
       if constexpr (kStackless) {
         Word old = 0;
+        t.set_read_site(i.node, i.read_repeatable);
         if (!atomic_or_stop(c, args, old)) return stop();
         sp -= i.arg;
         *sp++ = old;

@@ -66,7 +66,7 @@ LValue Interpreter::lvalue(const Expr& e) {
 
 Word Interpreter::read(const LValue& lv, const Expr& site) {
   if (lv.is_slot) return t.slots[lv.slot];
-  t.read_site = &site;
+  t.set_read_site(&site);
   return m.load(t, lv.pointer, lv.type, site.range);
 }
 
@@ -102,7 +102,7 @@ Word Interpreter::eval_name(const NameRef& e) {
   if (v->storage == StorageKind::Local || v->storage == StorageKind::Param)
     return t.slots[frame_base() + v->slot]; // a local array's slot holds its pointer
   if (v->is_array) return m.pointer_to_object(v->object_id);
-  t.read_site = &e;
+  t.set_read_site(&e);
   return m.load(t, m.pointer_to_object(v->object_id), e.type, e.range);
 }
 
@@ -114,7 +114,7 @@ Word Interpreter::eval_unary(const Unary& e) {
   case UnaryOp::BitNot: return apply_unary(e.op, eval(*e.operand), e.operand->type, e.type);
   case UnaryOp::Deref: {
     const Word pointer = eval(*e.operand);
-    t.read_site = &e;
+    t.set_read_site(&e);
     return m.load(t, pointer, e.type, e.range);
   }
   case UnaryOp::AddressOf: {

@@ -171,9 +171,18 @@ struct ThreadRunState {
   /** Awaiting spins: the pending read follows read-only reads with no other visible event in
    *  between (SimThread::read_chain holds the states before them). */
   bool in_read_chain = false;
+  /** Whether the read being performed may repeat the thread's previous read of its expression
+   *  (Instr::read_repeatable; every read the AST walker performs may): only then is it
+   *  snapshotted (Machine::Impl::read_may_repeat). */
+  bool read_site_repeatable = true;
   uint64_t epoch_after_last = ~0ull; ///< its location's change stamp right after the previous one (location_epoch)
   uint64_t events_after_last = ~0ull; ///< visible_events right after the previous one
   const void* read_site = nullptr;  ///< the expression of the read being performed (set by the interpreter)
+  /** Both of the read's site fields at once, so that neither is left from an earlier read. */
+  void set_read_site(const void* site, bool repeatable = true) {
+    read_site = site;
+    read_site_repeatable = repeatable;
+  }
 };
 
 /** What a thread's start resets that only calls, warp operations, fences and clock() read:

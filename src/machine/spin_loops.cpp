@@ -97,6 +97,10 @@ private:
 } // namespace
 
 bool Machine::Impl::read_may_repeat(const SimThread& thread) const {
+  // A read from which every path back to its expression passes a barrier or a fence
+  // (Instr::read_repeatable) is never the same place as the thread's next read after it with
+  // no visible event between, so its snapshot could equal none compared with it.
+  if (!thread.read_site_repeatable) return false;
   // The bottom frame is the kernel's (kernel_has_loop): a stackless thread has only that one,
   // and its frames' buffer, cold at a large grid's resumption, is not read for it.
   if (kernel_has_loop) return true;
