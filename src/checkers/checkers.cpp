@@ -56,6 +56,8 @@ void Checkers::begin_execution() {
 
 void Checkers::prefetch_thread(const ThreadId& thread) { m_races->prefetch_thread(thread); }
 
+void Checkers::prefetch_location(Location location) { m_races->prefetch_location(location); }
+
 void Checkers::on_event(const Event& event) {
   m_races->on_event(event, m_catalogue);
   // Warp-level synchronizations (warp_mask set) are not __syncthreads: no block divergence.

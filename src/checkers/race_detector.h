@@ -48,6 +48,12 @@ public:
   /** Starts loading the thread's state into the caches (EventObserver::prefetch_thread): at
    *  thousands of resident threads, finding it was a cache miss at nearly every access. */
   void prefetch_thread(ThreadId id) const;
+  /** Starts loading a location's shadow cell (EventObserver::prefetch_location): a large
+   *  grid's resident blocks touch more than the caches hold, and each access found its cell
+   *  cold (a third of on_access's time in a perf profile of the 2^20-thread reduction). */
+  [[gnu::always_inline]] void prefetch_location(Location location) const { // (ShadowMemory::prefetch)
+    if (m_enabled) m_shadow.prefetch(location);
+  }
   /** The catalogue dropped its findings from `size` on (ReportCatalogue::discard_execution). */
   void forget_findings_from(uint32_t size);
 

@@ -341,13 +341,7 @@ void Machine::Impl::after_resume_elsewhere(SimThread& thread) {
       fault_thread = thread.ref.id;
     }
     return;
-  case ThreadStatus::AtBarrier:
-    touch(ObjectId::arrival(thread.ref.slot.value), true);
-    ++block.arrived;
-    block.waiting_bits[thread.index_in_block / 64] |= uint64_t(1) << (thread.index_in_block % 64);
-    if (thread.barrier_predicate) ++block.predicates_set;
-    if (block.arrived == block.live) block_work.push_back({BlockWork::Kind::ReleaseBarrier, thread.ref.block_slot});
-    return;
+  case ThreadStatus::AtBarrier: return count_barrier_arrival(thread);
   case ThreadStatus::AtWarp: warp_lane_arrived(*this, thread); return;
   case ThreadStatus::Done:
     if (observing()) {

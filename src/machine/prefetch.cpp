@@ -87,6 +87,7 @@ void Machine::Impl::prefetch_predicted_picks(uint32_t model_steps, uint32_t runn
   // foresaw this one, as the one after the next.
   if (observer != nullptr) observer->prefetch_thread(thread_id_of_slot(next));
   model->prefetch_thread(ThreadSlot{next});
+  prefetch_pending_location(threads[next]);
   prefetch_stack(threads[next]);
   prefetch_buffers(threads[next]);
   if (ahead[1] < steps) return;
@@ -95,6 +96,17 @@ void Machine::Impl::prefetch_predicted_picks(uint32_t model_steps, uint32_t runn
   const uint32_t second = ahead[1] - steps;
   const uint32_t after_next = second + 1 == n ? next : second == first ? entry(n - 1) : entry(second);
   prefetch_thread(threads[after_next]);
+}
+
+void Machine::Impl::prefetch_pending_location(const SimThread& thread) const {
+  // A stackless thread stopped before an access holds where it lands (bytecode_vm.cpp); the
+  // AST walker's threads keep it on their fibers' stacks. Its SimThread line was prefetched a
+  // pick ago, where that pick foresaw this one.
+  if (stackless_kernel == nullptr || thread.status != ThreadStatus::AtEvent) return;
+  const EventKind kind = thread.pending.kind;
+  if (kind != EventKind::Load && kind != EventKind::Store && kind != EventKind::Atomic) return;
+  model->prefetch_location(thread.pending_access.location);
+  if (observer != nullptr) observer->prefetch_location(thread.pending_access.location);
 }
 
 void Machine::Impl::resume_predicting(uint32_t slot, uint32_t model_steps) {

@@ -48,6 +48,7 @@ public:
     if (slot.value < m_views.size()) __builtin_prefetch(&m_views[slot.value]);
     if (slot.value < m_last_loads.size()) __builtin_prefetch(&m_last_loads[slot.value]);
   }
+  void prefetch_location(Location location) const override { m_histories.prefetch(location); }
   Word read_modify_write(const ThreadRef& t, Location location, Scope scope,
                          const AtomicUpdate& update) override;
   void fence(const ThreadRef& t, Scope scope) override;

@@ -31,6 +31,17 @@ public:
     return 1 + (stores == nullptr ? 0 : stores->count);
   }
   HistoryEntry entry(Location location, uint32_t index) const;
+  /** Starts loading what a load of `location` reads first into the caches: its initial value
+   *  and, in a small instance, its stores (a large instance's are found by hashing). Inlined
+   *  always, like ShadowMemory::prefetch, which says why. */
+  [[gnu::always_inline]] void prefetch(Location location) const {
+    if (location.instance >= m_initial.size()) return;
+    const std::vector<Word>& initial = m_initial[location.instance];
+    if (location.index < initial.size()) __builtin_prefetch(&initial[location.index]);
+    if (location.instance < m_stores.size() && m_stores[location.instance].dense &&
+        location.index < m_stores[location.instance].by_index.size())
+      __builtin_prefetch(&m_stores[location.instance].by_index[location.index]);
+  }
   /** Appends a store; returns its index. */
   uint32_t append(Location location, Word value, uint64_t id, ThreadId writer, uint32_t commuting_kind = 0);
 

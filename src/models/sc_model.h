@@ -27,6 +27,7 @@ public:
   uint64_t last_read_source(const ThreadRef& t) const override { return m_ids.last_read(t.slot); }
   uint64_t last_store_id(const ThreadRef& t) const override { return m_ids.last_store(t.slot); }
   void prefetch_thread(ThreadSlot slot) const override { m_ids.prefetch(slot); }
+  void prefetch_location(Location location) const override { m_memory.prefetch(location); }
 
 private:
   FlatMemory m_memory;

@@ -17,6 +17,7 @@ public:
   void begin_execution(ChoiceSource& choices) override;
   void init_instance(uint32_t instance, std::span<const Word> initial) override;
   Word load(const ThreadRef& t, Location location, AccessMode mode) override;
+  void prefetch_location(Location location) const override { m_memory.prefetch(location); }
   Word read_modify_write(const ThreadRef& t, Location location, Scope scope,
                          const AtomicUpdate& update) override;
   void fence(const ThreadRef& t, Scope scope) override;

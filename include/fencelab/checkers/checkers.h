@@ -33,6 +33,7 @@ public:
   void on_event(const Event& event) override;
   void end_execution(const ExecutionResult& result) override;
   void prefetch_thread(const ThreadId& thread) override;
+  void prefetch_location(Location location) override;
 
   /** A search begins: findings are rendered afresh, from executions of this search. */
   void start_search();

@@ -90,6 +90,9 @@ public:
    *  scheduler's next pick), so an observer may start loading what it keeps for that thread
    *  into the caches. It must change nothing an observer reports. */
   virtual void prefetch_thread(const ThreadId& thread) {}
+  /** A hint like prefetch_thread: the thread predicted to act next is about to access
+   *  `location`. */
+  virtual void prefetch_location(Location location) {}
 };
 
 } // namespace fencelab

@@ -55,6 +55,10 @@ public:
    *  pick), so the model may start loading what it keeps for that slot into the caches. It
    *  changes nothing. */
   virtual void prefetch_thread(ThreadSlot slot) const {}
+  /** A hint: that thread's pending event accesses `location`, whose value the model may start
+   *  loading into the caches (a large grid's input is read once per element, each read a
+   *  miss). It changes nothing. */
+  virtual void prefetch_location(Location location) const {}
 
   /** The Machine's stutter rule, set before each load. On: thread `t` repeats its last load
    *  from the same state with no memory changed since, so reading the value it read last time
