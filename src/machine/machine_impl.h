@@ -289,8 +289,8 @@ struct Machine::Impl final : FootprintSink {
    *  thread's), the read snapshot's words. Their addresses are in the SimThread, so this comes
    *  a resumption after prefetch_resumption, whose prefetch of the SimThread has landed by then. */
   void prefetch_buffers(const SimThread& thread, PrefetchReach reach = PrefetchReach::Event) const;
-  /** The memory model's state of the location a stackless thread's pending access names
-   *  (MemoryModel::prefetch_location). */
+  /** What the memory model and the observer keep for the location a stackless thread's
+   *  pending access names (MemoryModel::prefetch_location, EventObserver::prefetch_location). */
   void prefetch_pending_location(const SimThread& thread) const;
   /** Before the i-th of `count` resumptions in a row, the j-th of which resumes the thread in
    *  slot `slot_at(j)`: prefetch_resumption kPrefetchAhead ahead, prefetch_buffers one ahead. */
