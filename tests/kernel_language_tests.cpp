@@ -5,17 +5,9 @@
 using namespace fencelab;
 using namespace fencelab::testing;
 
-namespace {
-
-/** Every outcome of the kernel under sc, from a search that completes within 1,000 executions
- *  (the kernels here have one). */
-std::set<std::string> outcomes(const std::string& text) { return exact_outcomes(text, "sc", 1000); }
-
-} // namespace
-
 TEST_CASE("typedef, using and enumerations name types and constants, in blocks and at file scope",
           "[frontend][language]") {
-  CHECK(outcomes(R"(
+  CHECK(small_kernel_outcomes(R"(
 //@ launch grid=1 block=1
 //@ observe out
 __device__ int out[4];
@@ -39,7 +31,7 @@ __global__ void k() {
 }
 
 TEST_CASE("file-scope aliases of host types are host code: skipped without an error", "[frontend][language]") {
-  CHECK(outcomes(R"(
+  CHECK(small_kernel_outcomes(R"(
 #include <vector>
 typedef std::vector<int> Values;
 using Clock = std::chrono::steady_clock;
@@ -71,7 +63,7 @@ __global__ void k() {}
 TEST_CASE("auto local variables take their initializer's type", "[frontend][language]") {
   // C++ [dcl.type.auto.deduct]: unsigned from threadIdx, double from 0.5, float from 1.5f, a
   // pointer to structs from arithmetic on one (still indexed by element), size_t from sizeof.
-  CHECK(outcomes(R"(
+  CHECK(small_kernel_outcomes(R"(
 struct P { int a, b; };
 //@ launch grid=2 block=2
 //@ arg ps: P[4] = iota
@@ -110,7 +102,7 @@ __global__ void k() {
 }
 
 TEST_CASE("__ldg loads like a dereference, __mul24 and __umul24 multiply the low 24 bits", "[frontend][language]") {
-  CHECK(outcomes(R"(
+  CHECK(small_kernel_outcomes(R"(
 //@ launch grid=1 block=1
 //@ arg in: int[2] = iota(5)
 //@ observe out
@@ -126,7 +118,7 @@ __global__ void k(const int* __restrict__ in) {
 TEST_CASE("umin, umax and __saturatef, uint and ushort, __managed__ variables live in global memory",
           "[frontend][language]") {
   // As the SDK samples write them (a survey of 62 public files found each stopping some).
-  CHECK(outcomes(R"(
+  CHECK(small_kernel_outcomes(R"(
 //@ launch grid=1 block=1
 //@ arg zero = 0.0
 //@ observe out counter
@@ -150,7 +142,7 @@ __global__ void k(float zero) {
 
 TEST_CASE("the CUDA Math API's other functions and the fast intrinsics, computed exactly", "[frontend][language]") {
   // Values each function gives exactly (so that the approximate GPU intrinsics would too).
-  CHECK(outcomes(R"(
+  CHECK(small_kernel_outcomes(R"(
 //@ launch grid=1 block=1
 //@ observe out
 __device__ int out[12];
@@ -175,7 +167,7 @@ __global__ void k() {
 TEST_CASE("as the CUDA samples write them: linkage blocks, __align__, __launch_bounds__ first, functional casts "
           "in parentheses, the toolkit's version macros", "[frontend][language]") {
   // A survey of the 175 .cu files of NVIDIA/cuda-samples found each of these stopping some.
-  CHECK(outcomes(R"(
+  CHECK(small_kernel_outcomes(R"(
 //@ launch grid=1 block=1
 //@ observe x y
 //@ arg unused: float[1] = zeros
@@ -218,7 +210,7 @@ template <class T> __host__ __device__ T max(const T &lhs, const T &rhs) { retur
 __device__ int out;
 __global__ void k() { int a = 3; out = min(a, 5) * 10 + max(2, a + 1); }
 )";
-  CHECK(outcomes(kernel) == std::set<std::string>{"out=34"});
+  CHECK(small_kernel_outcomes(kernel) == std::set<std::string>{"out=34"});
   const auto compiled = compile_text(kernel);
   CHECK(compiled->messages() == "k.cu:4:42: note: 'min' is a CUDA math function here: calls use it, not this definition\n"
                                 "k.cu:5:42: note: 'max' is a CUDA math function here: calls use it, not this definition\n");
@@ -227,7 +219,7 @@ __global__ void k() { int a = 3; out = min(a, 5) * 10 + max(2, a + 1); }
 }
 
 TEST_CASE("a NaN converts to bool as true ([conv.bool]) and to an integer as 0 (cvt.rzi)", "[frontend][language]") {
-  CHECK(outcomes(R"(
+  CHECK(small_kernel_outcomes(R"(
 //@ launch grid=1 block=1
 //@ arg zero = 0.0
 //@ observe out
@@ -284,7 +276,7 @@ __global__ void sum(const int* in, int* out) {
 }
 )";
   const std::string harness = "//@ arg in: int[8] = iota(1)\n//@ arg out: int[2] = zeros\n//@ observe out\n";
-  CHECK(outcomes("//@ launch grid=2 block=4 shared=16\n" + harness + kernel) ==
+  CHECK(small_kernel_outcomes("//@ launch grid=2 block=4 shared=16\n" + harness + kernel) ==
         std::set<std::string>{"out[0]=10 out[1]=26"});
   // 8 bytes hold two ints: thread 2's store is out of bounds.
   {
@@ -303,7 +295,7 @@ __global__ void sum(const int* in, int* out) {
                                  "int): in CUDA they share one address"});
   // Of one type, a second is another name of the same memory (threadFenceReduction's reduceBlocks
   // and reduceSinglePass each declare one).
-  CHECK(outcomes(R"(
+  CHECK(small_kernel_outcomes(R"(
 //@ launch grid=1 block=2 shared=8
 //@ observe out
 __device__ int out[2];
@@ -319,7 +311,7 @@ __global__ void k() {
 
 TEST_CASE("multi-dimensional arrays are row-major runs of elements, indexed in every dimension",
           "[frontend][language]") {
-  CHECK(outcomes(R"(
+  CHECK(small_kernel_outcomes(R"(
 //@ launch grid=1 block=1
 //@ observe out
 __device__ int g[2][3][4];
@@ -351,7 +343,7 @@ __global__ void k() { int* row = g[1]; }
 
 TEST_CASE("clock and clock64 grow by a fixed step per read of a thread, so delay loops end",
           "[frontend][language]") {
-  CHECK(outcomes(R"(
+  CHECK(small_kernel_outcomes(R"(
 //@ launch grid=1 block=2
 //@ observe out
 __device__ long long out[2];
@@ -542,7 +534,7 @@ TEST_CASE("a macro that reads one location twice is two reads, not a spin loop",
   // MAX(v, m[1]) expands to two reads of m[1] with the same source range and nothing private
   // changed between them: the spin recognition took the second for a repeated no-op iteration
   // and reported a deadlock. Reads are told apart by their expression, not their range.
-  CHECK(outcomes(R"(
+  CHECK(small_kernel_outcomes(R"(
 //@ launch grid=1 block=1
 //@ observe out
 #define MAX(a, b) ((a) > (b) ? (a) : (b))

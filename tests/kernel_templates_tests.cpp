@@ -6,14 +6,6 @@
 using namespace fencelab;
 using namespace fencelab::testing;
 
-namespace {
-
-/** Every outcome of the kernel under sc, from a search that completes within 1,000 executions
- *  (the kernels here have one). */
-std::set<std::string> outcomes(const std::string& text) { return exact_outcomes(text, "sc", 1000); }
-
-} // namespace
-
 TEST_CASE("a type template parameter is deduced from the kernel's buffers, or given by //@ template",
           "[frontend][language][templates]") {
   // T from `arg in: float[...]`; blockSize from the directive; `add<T>`, `add(...)` and `T(0)`.
@@ -38,9 +30,9 @@ __global__ void reduce(const T* in, T* out) {
   if (tid == 0) out[0] = add(s[0], T(0));
 }
 )";
-  CHECK(outcomes(reduction) == std::set<std::string>{"out[0]=7.5"});
+  CHECK(small_kernel_outcomes(reduction) == std::set<std::string>{"out[0]=7.5"});
   // Given: T=double; the shared array holds doubles, so 1/3 keeps its precision past float's.
-  CHECK(outcomes(R"(
+  CHECK(small_kernel_outcomes(R"(
 //@ template T=double
 //@ launch grid=1 block=1
 //@ observe out
@@ -53,7 +45,7 @@ template <typename T> __global__ void k() {
 }
 
 TEST_CASE("a helper's type parameter is deduced from its first call", "[frontend][language][templates]") {
-  CHECK(outcomes(R"(
+  CHECK(small_kernel_outcomes(R"(
 //@ launch grid=1 block=2
 //@ observe out
 __device__ unsigned out[2];
@@ -94,7 +86,7 @@ template <typename T> __global__ void k(T* out) { *out = twice<float>(1); }
 
 TEST_CASE("the standard library names device code uses: std::min/max, is_same, numeric_limits, if constexpr",
           "[frontend][language]") {
-  CHECK(outcomes(R"(
+  CHECK(small_kernel_outcomes(R"(
 #include <limits>
 #include <type_traits>
 //@ launch grid=1 block=1
@@ -117,7 +109,7 @@ __global__ void k(const T* in, T* out) {
 )") == std::set<std::string>{"out[0]=1 out[1]=6 out[2]=3 out[3]=-1 out[4]=1 out[5]=1"});
   // The discarded branch is not checked: here it would be invalid for the bound T (member
   // access on an int, a vector type's field); an `if constexpr` on a variable is an error.
-  CHECK(outcomes(R"(
+  CHECK(small_kernel_outcomes(R"(
 //@ launch grid=1 block=1
 //@ template T=int
 //@ arg in: int[1] = {7}

@@ -34,6 +34,10 @@ inline ExplorationResult checked_search(const std::string& text, const char* mod
   return r;
 }
 
+/** Every outcome of a small kernel under sc, from a search that must complete within 1,000
+ *  executions (the kernel-language cases). */
+inline std::set<std::string> small_kernel_outcomes(const std::string& text) { return exact_outcomes(text, "sc", 1000); }
+
 /** The messages of the diagnostics compiling `text` gives, in order: all of them (warnings and
  *  notes too), or only its errors. */
 inline std::vector<std::string> diagnostic_messages(const std::string& text, bool errors_only = false) {

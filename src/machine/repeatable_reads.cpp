@@ -27,21 +27,22 @@ bool reads_memory(Opcode op) {
 }
 
 /** Whether a path from `read`'s successors reaches a read at the same expression, or somewhere
- *  this function cannot see past (a call, code left to the AST, a device function's return),
- *  without passing a barrier or a fence. `in_kernel`: leaving the function ends the thread. */
+ *  this function cannot see past (a call, code left to the AST, a device function's end, after
+ *  which its caller may call it again), without passing a barrier or a fence. `in_kernel`:
+ *  the function's end is the thread's, which ends the path. */
 bool may_reach_again(const std::vector<Instr>& code, size_t read, bool in_kernel) {
   std::vector<bool> seen(code.size(), false);
   std::vector<size_t> pending;
+  bool leaves = false; // a path leaves a device function
   const auto go = [&](size_t at) {
-    if (at < code.size() && !seen[at]) {
+    if (at >= code.size()) leaves = leaves || !in_kernel;
+    else if (!seen[at]) {
       seen[at] = true;
       pending.push_back(at);
     }
   };
-  const auto leaves_function = [&](size_t at) { return at >= code.size(); };
   go(read + 1);
-  if (leaves_function(read + 1) && !in_kernel) return true;
-  while (!pending.empty()) {
+  while (!pending.empty() && !leaves) {
     const size_t at = pending.back();
     pending.pop_back();
     const Instr& i = code[at];
@@ -53,29 +54,20 @@ bool may_reach_again(const std::vector<Instr>& code, size_t read, bool in_kernel
     case Opcode::EvalAst:
     case Opcode::ExecAst: return true; // reads this analysis does not follow
     case Opcode::Return:
-    case Opcode::Leave:
-      if (!in_kernel) return true; // the caller may read here again
-      continue;
-    case Opcode::Jump:
-      if (leaves_function(i.arg) && !in_kernel) return true;
-      go(i.arg);
-      continue;
+    case Opcode::Leave: go(code.size()); continue;
+    case Opcode::Jump: go(i.arg); continue;
     case Opcode::JumpIfFalse:
     case Opcode::JumpIfTrue:
     case Opcode::JumpIfZero:
     case Opcode::JumpIfNonZero:
     case Opcode::CompareJump:
-    case Opcode::CompareJumpConst:
-      if (leaves_function(i.arg) && !in_kernel) return true;
-      go(i.arg);
-      break;
+    case Opcode::CompareJumpConst: go(i.arg); break;
     case Opcode::StepTwice: go(at + 2); break; // it may skip the Step after it
     default: break;
     }
-    if (leaves_function(at + 1) && !in_kernel) return true;
     go(at + 1);
   }
-  return false;
+  return leaves;
 }
 
 } // namespace
