@@ -117,7 +117,7 @@ constexpr Comparison negated(Comparison c) {
 /** `a c b` for CompareJump's `compare` (plain_integer_operation's comparisons: signed types
  *  compare their words as int64_t, others as uint64_t; flipping the sign bit turns the signed
  *  order into the unsigned one). */
-[[gnu::always_inline]] inline bool compare_words(uint8_t compare, uint64_t a, uint64_t b) {
+inline bool compare_words(uint8_t compare, uint64_t a, uint64_t b) {
   if (compare & kSignedCompare) {
     a ^= uint64_t{1} << 63;
     b ^= uint64_t{1} << 63;

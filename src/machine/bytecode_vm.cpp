@@ -136,60 +136,11 @@ namespace {
 
 } // namespace
 
-// Dispatch. The loop's switch is its entry: each instruction's handler then jumps straight to
-// the next instruction's (threaded code, with GCC's labels as values), so that every handler
-// has its own indirect jump, which the branch predictor tells apart by where it comes from.
-// FENCELAB_SWITCH_DISPATCH (a CMake option) builds the plain switch instead (FL_NEXT a
-// `break`), the form to compare against. Either way nothing takes the address of `pc`, `sp`,
-// `base` or `code` (no lambda captures them by reference), so that they stay in registers.
-//
-// The switch has a `default` that cannot be reached (every instruction holds an opcode the
-// compiler emitted), so that its jump table needs no test for a value past the last opcode.
-// GCC 12 drops that test only for an unreachable default, and a default silences -Wswitch;
-// -Wswitch-enum, an error here, still names every opcode the switch does not handle.
-//
-// The handlers' table lists the opcodes in Opcode's order (checked below); a new opcode goes
-// into Opcode, FL_OPCODES and the switch.
-#define FL_OPCODES(X)                                                                                              \
-  X(Const) X(Slot) X(SetSlot) X(Pop) X(Dup) X(Load) X(LoadAt) X(Store) X(StoreAt) X(BuiltinVariable) X(Unary)       \
-  X(Binary) X(IntegerBinary) X(Convert) X(IndexAddress) X(IncrementSlot) X(IncrementMemory) X(CompoundSlot)      \
-  X(CompoundSlotInteger) X(CompoundSlotConst) X(CompoundMemory) X(Jump) X(JumpIfFalse) X(JumpIfTrue)            \
-  X(JumpIfZero) X(JumpIfNonZero) X(CompareJump) X(CompareJumpConst) X(Call) X(Barrier) X(Builtin) X(Fence)      \
-  X(Atomic) X(EvalAst) X(ExecAst) X(Discarded) X(Step) X(StepTwice) X(Return) X(Leave)
-
-namespace {
-
-#define FL_OPCODE_VALUE(name) Opcode::name,
-constexpr Opcode kOpcodesInTableOrder[] = {FL_OPCODES(FL_OPCODE_VALUE)};
-#undef FL_OPCODE_VALUE
-
-constexpr bool table_follows_opcode_order() {
-  for (size_t k = 0; k < std::size(kOpcodesInTableOrder); ++k)
-    if (kOpcodesInTableOrder[k] != Opcode(k)) return false;
-  return std::size(kOpcodesInTableOrder) == size_t(Opcode::Leave) + 1;
-}
-static_assert(table_follows_opcode_order(), "FL_OPCODES must list every Opcode, in its order");
-
-} // namespace
-
-#ifdef FENCELAB_SWITCH_DISPATCH
-#define FL_OPCODE(name) case Opcode::name:
-#define FL_HANDLER_TABLE static_cast<void>(0)
-#define FL_NEXT break
-#else
-#define FL_OPCODE(name) case Opcode::name: handle_##name:
-#define FL_HANDLER_ADDRESS(name) &&handle_##name,
-#define FL_HANDLER_TABLE static const void* const handlers[] = {FL_OPCODES(FL_HANDLER_ADDRESS)}
-#define FL_NEXT                                                                                                    \
-  do {                                                                                                             \
-    ip = pc++;                                                                                                     \
-    goto* handlers[size_t(ip->op)];                                                                                \
-  } while (false)
-#endif
-
 // Stackless: the thread stops before its event in the instruction just begun, which runs again
-// when it is resumed. A macro: a lambda capturing `pc` and `sp` by reference kept both (and
-// the other locals it captured) in memory, not registers, for the whole loop.
+// when it is resumed. A macro, and the return to a stackless caller a label: as lambdas that
+// captured `pc` and `sp` by reference, they kept `pc` on the stack for the whole loop (a store
+// and a reload per instruction), and all four of `pc`, `sp`, `base` and `code` where the loop
+// was not inlined into its caller.
 #define FL_STOP_BEFORE_EVENT()                                                                                     \
   do {                                                                                                             \
     t.resume_pc = uint32_t(pc - 1 - code);                                                                         \
@@ -197,9 +148,13 @@ static_assert(table_follows_opcode_order(), "FL_OPCODES must list every Opcode, 
     return false;                                                                                                  \
   } while (false)
 
+// The loop's switch has a `default` that cannot be reached (every instruction holds an opcode
+// the compiler emitted), so that its jump table needs no test for a value past the last opcode:
+// two of the dispatch's eight instructions, 1.1% of a tree reduction's (callgrind). GCC 12 drops
+// that test only for an unreachable default, and a default silences -Wswitch; -Wswitch-enum,
+// an error here, still names every opcode the switch does not handle.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic error "-Wswitch-enum"
-#pragma GCC diagnostic ignored "-Wpedantic" // labels as values (a GNU extension: see above)
 template <bool kStackless>
 bool Interpreter::execute(const CompiledFunction& function, Word* stack, uint32_t depth, uint32_t start) {
   Word* sp = stack + depth; // the next free entry
@@ -209,154 +164,152 @@ bool Interpreter::execute(const CompiledFunction& function, Word* stack, uint32_
   size_t base = kStackless && t.stackless_calls == 0 ? 0 : frame_base();
   const Instr* code = function.code.data();
   const Instr* pc = code + start;
-  const Instr* ip = nullptr; // the instruction being run
-  FL_HANDLER_TABLE;
   for (;;) {
-    ip = pc++;
-    switch (ip->op) {
-    FL_OPCODE(Const) *sp++ = ip->imm; FL_NEXT;
-    FL_OPCODE(Slot) *sp++ = t.slots[base + ip->arg]; FL_NEXT;
-    FL_OPCODE(SetSlot) {
+    const Instr& i = *pc++;
+    switch (i.op) {
+    case Opcode::Const: *sp++ = i.imm; break;
+    case Opcode::Slot: *sp++ = t.slots[base + i.arg]; break;
+    case Opcode::SetSlot: {
       const Word v = *--sp;
-      t.slots[base + ip->arg] = v;
-      if (ip->variable != nullptr) m.record_observed_item(t, uint32_t(ip->imm), *ip->variable, v);
-      FL_NEXT;
+      t.slots[base + i.arg] = v;
+      if (i.variable != nullptr) m.record_observed_item(t, uint32_t(i.imm), *i.variable, v);
+      break;
     }
-    FL_OPCODE(Pop) --sp; FL_NEXT;
-    FL_OPCODE(Dup)
+    case Opcode::Pop: --sp; break;
+    case Opcode::Dup:
       *sp = sp[-1];
       ++sp;
-      FL_NEXT;
-    FL_OPCODE(Load)
-      t.set_read_site(ip->node, ip->read_repeatable);
+      break;
+    case Opcode::Load:
+      t.set_read_site(i.node, i.read_repeatable);
       if constexpr (kStackless) {
-        if (!load_or_stop(sp[-1], *ip->type, ip->node->range, false, sp[-1])) FL_STOP_BEFORE_EVENT();
+        if (!load_or_stop(sp[-1], *i.type, i.node->range, false, sp[-1])) FL_STOP_BEFORE_EVENT();
       } else {
-        sp[-1] = load_memory(m, t, sp[-1], *ip->type, ip->node->range, false);
+        sp[-1] = load_memory(m, t, sp[-1], *i.type, i.node->range, false);
       }
-      FL_NEXT;
-    FL_OPCODE(LoadAt)
-      t.set_read_site(ip->node, ip->read_repeatable);
+      break;
+    case Opcode::LoadAt:
+      t.set_read_site(i.node, i.read_repeatable);
       if constexpr (kStackless) {
-        if (!load_or_stop(ip->imm, *ip->type, ip->node->range, (ip->arg & kCheckedAddress) != 0, *sp)) FL_STOP_BEFORE_EVENT();
+        if (!load_or_stop(i.imm, *i.type, i.node->range, (i.arg & kCheckedAddress) != 0, *sp)) FL_STOP_BEFORE_EVENT();
         ++sp;
       } else {
-        *sp++ = load_memory(m, t, ip->imm, *ip->type, ip->node->range, (ip->arg & kCheckedAddress) != 0);
+        *sp++ = load_memory(m, t, i.imm, *i.type, i.node->range, (i.arg & kCheckedAddress) != 0);
       }
-      FL_NEXT;
-    FL_OPCODE(Store)
+      break;
+    case Opcode::Store:
       if constexpr (kStackless) {
-        if (!store_or_stop(*ip, sp[-1], sp[-2])) FL_STOP_BEFORE_EVENT();
-        sp -= (ip->arg & kKeepValue) ? 1 : 2;
+        if (!store_or_stop(i, sp[-1], sp[-2])) FL_STOP_BEFORE_EVENT();
+        sp -= (i.arg & kKeepValue) ? 1 : 2;
       } else {
         const Word pointer = *--sp;
-        store(*ip, pointer, sp);
+        store(i, pointer, sp);
       }
-      FL_NEXT;
-    FL_OPCODE(StoreAt)
+      break;
+    case Opcode::StoreAt:
       if constexpr (kStackless) {
-        if (!store_or_stop(*ip, ip->imm, sp[-1])) FL_STOP_BEFORE_EVENT();
-        if (!(ip->arg & kKeepValue)) --sp;
+        if (!store_or_stop(i, i.imm, sp[-1])) FL_STOP_BEFORE_EVENT();
+        if (!(i.arg & kKeepValue)) --sp;
       } else {
-        store(*ip, ip->imm, sp);
+        store(i, i.imm, sp);
       }
-      FL_NEXT;
-    FL_OPCODE(BuiltinVariable) *sp++ = builtin_variable(as<BuiltinVariable>(*ip->node)); FL_NEXT;
-    FL_OPCODE(Unary) {
-      const Unary& u = as<Unary>(*ip->node);
+      break;
+    case Opcode::BuiltinVariable: *sp++ = builtin_variable(as<BuiltinVariable>(*i.node)); break;
+    case Opcode::Unary: {
+      const Unary& u = as<Unary>(*i.node);
       sp[-1] = apply_unary(u.op, sp[-1], u.operand->type, u.type);
-      FL_NEXT;
+      break;
     }
-    FL_OPCODE(Binary)
+    case Opcode::Binary:
       --sp;
-      sp[-1] = binary_values(as<Binary>(*ip->node), sp[-1], sp[0]);
-      FL_NEXT;
-    FL_OPCODE(IntegerBinary)
+      sp[-1] = binary_values(as<Binary>(*i.node), sp[-1], sp[0]);
+      break;
+    case Opcode::IntegerBinary:
       --sp;
-      sp[-1] = plain_integer_operation(BinaryOp(ip->arg), sp[-1], sp[0], *ip->type, *ip->type2);
-      FL_NEXT;
-    FL_OPCODE(Convert)
-      sp[-1] = ip->arg == kIntegerConversion ? extend_integer(sp[-1], ip->arg2 & kTargetSize, (ip->arg2 & kSignedTarget) != 0)
-                                           : convert_word(sp[-1], *ip->type, *ip->type2);
-      FL_NEXT;
-    FL_OPCODE(IndexAddress) {
+      sp[-1] = plain_integer_operation(BinaryOp(i.arg), sp[-1], sp[0], *i.type, *i.type2);
+      break;
+    case Opcode::Convert:
+      sp[-1] = i.arg == kIntegerConversion ? extend_integer(sp[-1], i.arg2 & kTargetSize, (i.arg2 & kSignedTarget) != 0)
+                                           : convert_word(sp[-1], *i.type, *i.type2);
+      break;
+    case Opcode::IndexAddress: {
       --sp;
-      if (ip->arg != 0) {
-        sp[-1] = offset_pointer(sp[-1], int64_t(sp[0]) * int64_t(ip->imm));
-        FL_NEXT;
+      if (i.arg != 0) {
+        sp[-1] = offset_pointer(sp[-1], int64_t(sp[0]) * int64_t(i.imm));
+        break;
       }
-      const Index& ix = as<Index>(*ip->node);
+      const Index& ix = as<Index>(*i.node);
       sp[-1] = pointer_add(sp[-1], ix.base->type, word_to_int(sp[0], ix.index->type));
-      FL_NEXT;
+      break;
     }
-    FL_OPCODE(IncrementSlot) {
-      const Unary& u = as<Unary>(*ip->node);
-      *sp++ = increment(u, LValue{true, base + ip->arg, 0, u.operand->type, ip->variable});
-      FL_NEXT;
+    case Opcode::IncrementSlot: {
+      const Unary& u = as<Unary>(*i.node);
+      *sp++ = increment(u, LValue{true, base + i.arg, 0, u.operand->type, i.variable});
+      break;
     }
-    FL_OPCODE(IncrementMemory) {
-      const Unary& u = as<Unary>(*ip->node);
+    case Opcode::IncrementMemory: {
+      const Unary& u = as<Unary>(*i.node);
       if constexpr (kStackless) {
-        t.set_read_site(ip->node, ip->read_repeatable);
+        t.set_read_site(i.node, i.read_repeatable);
         if (!update_or_stop(u, u.operand->type, sp[-1], [this, &u](Word old) { return incremented(u, old); })) FL_STOP_BEFORE_EVENT();
         const bool prefix = u.op == UnaryOp::PreIncrement || u.op == UnaryOp::PreDecrement;
         sp[-1] = prefix ? t.resume_updated : t.resume_loaded;
       } else {
         sp[-1] = increment(u, LValue{false, 0, sp[-1], u.operand->type, nullptr});
       }
-      FL_NEXT;
+      break;
     }
-    FL_OPCODE(CompoundSlot) {
-      const Assign& a = as<Assign>(*ip->node);
-      sp[-1] = compound_assign(a, LValue{true, base + ip->arg, 0, a.lhs->type, ip->variable}, sp[-1]);
-      FL_NEXT;
+    case Opcode::CompoundSlot: {
+      const Assign& a = as<Assign>(*i.node);
+      sp[-1] = compound_assign(a, LValue{true, base + i.arg, 0, a.lhs->type, i.variable}, sp[-1]);
+      break;
     }
-    FL_OPCODE(CompoundSlotInteger) {
+    case Opcode::CompoundSlotInteger: {
       // compound_assign's steps on the slot: compound_result's conversion of the slot to the
       // computation type, its own (convert_word from an integer `type` to itself), then
       // apply_binary's path for the operator, whose result is canonical already, so the
       // conversion back is the identity. On a shift count out of range, compound_assign
       // itself, which reports it.
-      const Type& type = *ip->type;
-      const BinaryOp op = BinaryOp(ip->imm);
-      const Word old = extend_integer(t.slots[base + ip->arg], scalar_size(type.scalar), scalar_is_signed(type.scalar));
+      const Type& type = *i.type;
+      const BinaryOp op = BinaryOp(i.imm);
+      const Word old = extend_integer(t.slots[base + i.arg], scalar_size(type.scalar), scalar_is_signed(type.scalar));
       ArithmeticError error = ArithmeticError::None;
       const Word updated = is_plain_integer_operator(op) ? plain_integer_operation(op, old, sp[-1], type, type)
-                                                         : integer_shift(op, old, sp[-1], type, *ip->type2, error);
+                                                         : integer_shift(op, old, sp[-1], type, *i.type2, error);
       if (error != ArithmeticError::None) {
-        const Assign& a = as<Assign>(*ip->node);
-        sp[-1] = compound_assign(a, LValue{true, base + ip->arg, 0, a.lhs->type, ip->variable}, sp[-1]);
-        FL_NEXT;
+        const Assign& a = as<Assign>(*i.node);
+        sp[-1] = compound_assign(a, LValue{true, base + i.arg, 0, a.lhs->type, i.variable}, sp[-1]);
+        break;
       }
-      t.slots[base + ip->arg] = updated;
-      if (ip->variable != nullptr) m.record_observed_local(t, *ip->variable, updated);
+      t.slots[base + i.arg] = updated;
+      if (i.variable != nullptr) m.record_observed_local(t, *i.variable, updated);
       sp[-1] = updated;
-      FL_NEXT;
+      break;
     }
-    FL_OPCODE(CompoundSlotConst) {
+    case Opcode::CompoundSlotConst: {
       // CompoundSlotInteger's steps with a constant operand; a shift's count was found in
       // range when compiled.
-      const Type& type = *ip->type;
-      const BinaryOp op = BinaryOp(ip->arg2);
-      const Word old = extend_integer(t.slots[base + ip->arg], scalar_size(type.scalar), scalar_is_signed(type.scalar));
-      const Word updated = is_plain_integer_operator(op) ? plain_integer_operation(op, old, ip->imm, type, type)
-                                                         : shift_in_range(op, old, uint32_t(ip->imm), type);
-      t.slots[base + ip->arg] = updated;
-      if (ip->variable != nullptr) m.record_observed_local(t, *ip->variable, updated);
-      FL_NEXT;
+      const Type& type = *i.type;
+      const BinaryOp op = BinaryOp(i.arg2);
+      const Word old = extend_integer(t.slots[base + i.arg], scalar_size(type.scalar), scalar_is_signed(type.scalar));
+      const Word updated = is_plain_integer_operator(op) ? plain_integer_operation(op, old, i.imm, type, type)
+                                                         : shift_in_range(op, old, uint32_t(i.imm), type);
+      t.slots[base + i.arg] = updated;
+      if (i.variable != nullptr) m.record_observed_local(t, *i.variable, updated);
+      break;
     }
-    FL_OPCODE(CompoundMemory) {
-      const Assign& a = as<Assign>(*ip->node);
+    case Opcode::CompoundMemory: {
+      const Assign& a = as<Assign>(*i.node);
       if constexpr (kStackless) {
         const Word value = sp[-2];
-        const auto updated = [this, ip, &a, value](Word old) {
-          if (ip->arg != kIntegerCompound) return compound_result(a, old, value);
+        const auto updated = [this, &i, &a, value](Word old) {
+          if (i.arg != kIntegerCompound) return compound_result(a, old, value);
           // compound_result's steps where its conversions are the identity (CompoundSlotInteger).
-          const Type& type = *ip->type;
-          return plain_integer_operation(BinaryOp(ip->imm), extend_integer(old, scalar_size(type.scalar), scalar_is_signed(type.scalar)),
+          const Type& type = *i.type;
+          return plain_integer_operation(BinaryOp(i.imm), extend_integer(old, scalar_size(type.scalar), scalar_is_signed(type.scalar)),
                                          value, type, type);
         };
-        t.set_read_site(ip->node, ip->read_repeatable);
+        t.set_read_site(i.node, i.read_repeatable);
         if (!update_or_stop(a, a.lhs->type, sp[-1], updated)) FL_STOP_BEFORE_EVENT();
         sp[-2] = t.resume_updated;
         --sp;
@@ -364,69 +317,69 @@ bool Interpreter::execute(const CompiledFunction& function, Word* stack, uint32_
         const Word pointer = *--sp;
         sp[-1] = compound_assign(a, LValue{false, 0, pointer, a.lhs->type, nullptr}, sp[-1]);
       }
-      FL_NEXT;
+      break;
     }
-    FL_OPCODE(Jump) pc = code + ip->arg; FL_NEXT;
-    FL_OPCODE(JumpIfFalse)
-      if (!word_is_true(*--sp, *ip->type)) pc = code + ip->arg;
-      FL_NEXT;
-    FL_OPCODE(JumpIfTrue)
-      if (word_is_true(*--sp, *ip->type)) pc = code + ip->arg;
-      FL_NEXT;
-    FL_OPCODE(JumpIfZero)
-      if (*--sp == 0) pc = code + ip->arg;
-      FL_NEXT;
-    FL_OPCODE(JumpIfNonZero)
-      if (*--sp != 0) pc = code + ip->arg;
-      FL_NEXT;
-    FL_OPCODE(CompareJump)
-      if (compare_words(ip->compare, t.slots[base + ip->arg2], t.slots[base + ip->imm])) pc = code + ip->arg;
-      FL_NEXT;
-    FL_OPCODE(CompareJumpConst)
-      if (compare_words(ip->compare, t.slots[base + ip->arg2], ip->imm)) pc = code + ip->arg;
-      FL_NEXT;
-    FL_OPCODE(Call) {
-      sp -= ip->arg;
+    case Opcode::Jump: pc = code + i.arg; break;
+    case Opcode::JumpIfFalse:
+      if (!word_is_true(*--sp, *i.type)) pc = code + i.arg;
+      break;
+    case Opcode::JumpIfTrue:
+      if (word_is_true(*--sp, *i.type)) pc = code + i.arg;
+      break;
+    case Opcode::JumpIfZero:
+      if (*--sp == 0) pc = code + i.arg;
+      break;
+    case Opcode::JumpIfNonZero:
+      if (*--sp != 0) pc = code + i.arg;
+      break;
+    case Opcode::CompareJump:
+      if (compare_words(i.compare, t.slots[base + i.arg2], t.slots[base + i.imm])) pc = code + i.arg;
+      break;
+    case Opcode::CompareJumpConst:
+      if (compare_words(i.compare, t.slots[base + i.arg2], i.imm)) pc = code + i.arg;
+      break;
+    case Opcode::Call: {
+      sp -= i.arg;
       if constexpr (kStackless) {
         // A stackless function calls only stackless functions (CompiledFunction::stackless).
-        base = enter_stackless_call(*ip, std::span<const Word>(sp, ip->arg), uint32_t(pc - code), uint32_t(sp - stack));
-        code = ip->callee->code.data();
+        base = enter_stackless_call(i, std::span<const Word>(sp, i.arg), uint32_t(pc - code), uint32_t(sp - stack));
+        code = i.callee->code.data();
         pc = code;
-        FL_NEXT;
+        break;
       }
-      const Word result = call(*ip->function, std::span<const Word>(sp, ip->arg), &as<Call>(*ip->node), ip->callee);
+      const Word result = call(*i.function, std::span<const Word>(sp, i.arg), &as<Call>(*i.node), i.callee);
       *sp++ = result;
-      FL_NEXT;
+      break;
     }
-    FL_OPCODE(Barrier) {
-      const Call& c = as<Call>(*ip->node);
+    case Opcode::Barrier: {
+      const Call& c = as<Call>(*i.node);
       if constexpr (kStackless) {
         if (!t.resume_at_event) {
           // Machine::Impl::wait_at_barrier up to its switch; the predicate stays on the stack.
           t.barrier_kind = *c.builtin;
-          t.barrier_predicate = ip->arg != 0 && word_is_true(sp[-1], *ip->type);
+          t.barrier_predicate = i.arg != 0 && word_is_true(sp[-1], *i.type);
           m.arrive_at_barrier(t, c.range);
           t.resume_at_event = true;
           FL_STOP_BEFORE_EVENT();
         }
         t.resume_at_event = false;
-        if (ip->arg != 0) --sp;
-        if (ip->arg2 == 0) *sp++ = t.barrier_result;
+        if (i.arg != 0) --sp;
+        if (i.arg2 == 0) *sp++ = t.barrier_result;
       } else {
-        const bool predicate = ip->arg != 0 && word_is_true(*--sp, *ip->type);
+        const bool predicate = i.arg != 0 && word_is_true(*--sp, *i.type);
         const Word result = m.wait_at_barrier(t, *c.builtin, predicate, c.range);
-        if (ip->arg2 == 0) *sp++ = result;
+        if (i.arg2 == 0) *sp++ = result;
       }
-      FL_NEXT;
+      break;
     }
-    FL_OPCODE(Builtin) {
-      sp -= ip->arg;
-      const Word result = m.apply_builtin(t, as<Call>(*ip->node), std::span<const Word>(sp, ip->arg));
+    case Opcode::Builtin: {
+      sp -= i.arg;
+      const Word result = m.apply_builtin(t, as<Call>(*i.node), std::span<const Word>(sp, i.arg));
       *sp++ = result;
-      FL_NEXT;
+      break;
     }
-    FL_OPCODE(Fence) {
-      const Call& c = as<Call>(*ip->node);
+    case Opcode::Fence: {
+      const Call& c = as<Call>(*i.node);
       if constexpr (kStackless) {
         // Machine::Impl::apply_builtin's fence, split at its switch.
         if (!t.resume_at_event) {
@@ -441,53 +394,53 @@ bool Interpreter::execute(const CompiledFunction& function, Word* stack, uint32_
       } else {
         *sp++ = m.apply_builtin(t, c, {});
       }
-      FL_NEXT;
+      break;
     }
-    FL_OPCODE(Atomic) {
-      const Call& c = as<Call>(*ip->node);
-      const std::span<const Word> args(sp - ip->arg, ip->arg);
+    case Opcode::Atomic: {
+      const Call& c = as<Call>(*i.node);
+      const std::span<const Word> args(sp - i.arg, i.arg);
       if constexpr (kStackless) {
         Word old = 0;
-        t.set_read_site(ip->node, ip->read_repeatable);
+        t.set_read_site(i.node, i.read_repeatable);
         if (!atomic_or_stop(c, args, old)) FL_STOP_BEFORE_EVENT();
-        sp -= ip->arg;
+        sp -= i.arg;
         *sp++ = old;
       } else {
         const Word old = m.apply_builtin(t, c, args);
-        sp -= ip->arg;
+        sp -= i.arg;
         *sp++ = old;
       }
-      FL_NEXT;
+      break;
     }
-    FL_OPCODE(EvalAst) {
+    case Opcode::EvalAst: {
       // Not in a stackless function (CompiledFunction::stackless), the only kind a stackless
       // thread runs: these two would switch fibers from the scheduler's stack.
       if constexpr (kStackless) unreachable_in_stackless_code();
-      const Word v = eval(*ip->node);
+      const Word v = eval(*i.node);
       *sp++ = v;
-      FL_NEXT;
+      break;
     }
-    FL_OPCODE(ExecAst) {
+    case Opcode::ExecAst: {
       if constexpr (kStackless) unreachable_in_stackless_code();
-      const Flow flow = exec(*ip->statement);
-      if (flow == Flow::Normal) FL_NEXT;
+      const Flow flow = exec(*i.statement);
+      if (flow == Flow::Normal) break;
       if (flow == Flow::Return) return true; // the AST set the return value
-      const uint64_t target = flow == Flow::Break ? ip->arg : ip->imm;
+      const uint64_t target = flow == Flow::Break ? i.arg : i.imm;
       if (target == kLeaveFunction) return true;
       pc = code + target;
-      FL_NEXT;
+      break;
     }
-    FL_OPCODE(Discarded) t.discarded_value = ip->node; FL_NEXT;
-    FL_OPCODE(Step) m.count_local_step(t, ip->statement->range); FL_NEXT;
-    FL_OPCODE(StepTwice)
-      if (!m.count_two_local_steps(t)) m.count_local_step(t, ip->statement->range);
+    case Opcode::Discarded: t.discarded_value = i.node; break;
+    case Opcode::Step: m.count_local_step(t, i.statement->range); break;
+    case Opcode::StepTwice:
+      if (!m.count_two_local_steps(t)) m.count_local_step(t, i.statement->range);
       else ++pc;
-      FL_NEXT;
-    FL_OPCODE(Return)
+      break;
+    case Opcode::Return:
       t.return_value = *--sp;
       if (kStackless && t.stackless_calls > 0) goto return_to_caller;
       return true;
-    FL_OPCODE(Leave)
+    case Opcode::Leave:
       if (kStackless && t.stackless_calls > 0) goto return_to_caller;
       return true;
     return_to_caller: {
@@ -503,18 +456,13 @@ bool Interpreter::execute(const CompiledFunction& function, Word* stack, uint32_
       base = caller.base;
       code = caller.code->code.data();
       pc = code + return_pc;
-      FL_NEXT;
+      break;
     }
     default: __builtin_unreachable(); // see the pragma above
     }
   }
 }
 #pragma GCC diagnostic pop
-#undef FL_NEXT
 #undef FL_STOP_BEFORE_EVENT
-#undef FL_HANDLER_TABLE
-#undef FL_HANDLER_ADDRESS
-#undef FL_OPCODE
-#undef FL_OPCODES
 
 } // namespace fencelab

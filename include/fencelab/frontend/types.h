@@ -126,7 +126,7 @@ bool word_is_true(Word value, const Type& type);
 std::string format_word(Word value, const Type& type);
 
 /** The low `size` bytes of `raw`, sign- or zero-extended to 64 bits: an integer's canonical word. */
-[[gnu::always_inline]] inline Word extend_integer(uint64_t raw, uint32_t size, bool is_signed) {
+inline Word extend_integer(uint64_t raw, uint32_t size, bool is_signed) {
   if (size >= 8) return raw;
   const unsigned bits = size * 8;
   const uint64_t mask = (uint64_t{1} << bits) - 1;
