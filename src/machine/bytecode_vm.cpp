@@ -136,18 +136,6 @@ namespace {
 
 } // namespace
 
-// Stackless: the thread stops before its event in the instruction just begun, which runs again
-// when it is resumed. A macro, and the return to a stackless caller a label: as lambdas that
-// captured `pc` and `sp` by reference, they kept `pc` on the stack for the whole loop (a store
-// and a reload per instruction), and all four of `pc`, `sp`, `base` and `code` where the loop
-// was not inlined into its caller.
-#define FL_STOP_BEFORE_EVENT()                                                                                     \
-  do {                                                                                                             \
-    t.resume_pc = uint32_t(pc - 1 - code);                                                                         \
-    t.resume_depth = uint32_t(sp - stack);                                                                         \
-    return false;                                                                                                  \
-  } while (false)
-
 // The loop's switch has a `default` that cannot be reached (every instruction holds an opcode
 // the compiler emitted), so that its jump table needs no test for a value past the last opcode:
 // two of the dispatch's eight instructions, 1.1% of a tree reduction's (callgrind). GCC 12 drops
@@ -164,6 +152,10 @@ bool Interpreter::execute(const CompiledFunction& function, Word* stack, uint32_
   size_t base = kStackless && t.stackless_calls == 0 ? 0 : frame_base();
   const Instr* code = function.code.data();
   const Instr* pc = code + start;
+  // Nothing here takes the address of pc, sp, base or code (a lambda capturing them by
+  // reference, for the stop before an event and the return to a stackless caller, kept pc on
+  // the stack: a store and a reload per instruction). A stop passes their values
+  // (stop_before_event); the return is the label return_to_caller.
   for (;;) {
     const Instr& i = *pc++;
     switch (i.op) {
@@ -183,7 +175,8 @@ bool Interpreter::execute(const CompiledFunction& function, Word* stack, uint32_
     case Opcode::Load:
       t.set_read_site(i.node, i.read_repeatable);
       if constexpr (kStackless) {
-        if (!load_or_stop(sp[-1], *i.type, i.node->range, false, sp[-1])) FL_STOP_BEFORE_EVENT();
+        if (!load_or_stop(sp[-1], *i.type, i.node->range, false, sp[-1]))
+          return stop_before_event(uint32_t(pc - 1 - code), uint32_t(sp - stack));
       } else {
         sp[-1] = load_memory(m, t, sp[-1], *i.type, i.node->range, false);
       }
@@ -191,7 +184,8 @@ bool Interpreter::execute(const CompiledFunction& function, Word* stack, uint32_
     case Opcode::LoadAt:
       t.set_read_site(i.node, i.read_repeatable);
       if constexpr (kStackless) {
-        if (!load_or_stop(i.imm, *i.type, i.node->range, (i.arg & kCheckedAddress) != 0, *sp)) FL_STOP_BEFORE_EVENT();
+        if (!load_or_stop(i.imm, *i.type, i.node->range, (i.arg & kCheckedAddress) != 0, *sp))
+          return stop_before_event(uint32_t(pc - 1 - code), uint32_t(sp - stack));
         ++sp;
       } else {
         *sp++ = load_memory(m, t, i.imm, *i.type, i.node->range, (i.arg & kCheckedAddress) != 0);
@@ -199,7 +193,8 @@ bool Interpreter::execute(const CompiledFunction& function, Word* stack, uint32_
       break;
     case Opcode::Store:
       if constexpr (kStackless) {
-        if (!store_or_stop(i, sp[-1], sp[-2])) FL_STOP_BEFORE_EVENT();
+        if (!store_or_stop(i, sp[-1], sp[-2]))
+          return stop_before_event(uint32_t(pc - 1 - code), uint32_t(sp - stack));
         sp -= (i.arg & kKeepValue) ? 1 : 2;
       } else {
         const Word pointer = *--sp;
@@ -208,7 +203,8 @@ bool Interpreter::execute(const CompiledFunction& function, Word* stack, uint32_
       break;
     case Opcode::StoreAt:
       if constexpr (kStackless) {
-        if (!store_or_stop(i, i.imm, sp[-1])) FL_STOP_BEFORE_EVENT();
+        if (!store_or_stop(i, i.imm, sp[-1]))
+          return stop_before_event(uint32_t(pc - 1 - code), uint32_t(sp - stack));
         if (!(i.arg & kKeepValue)) --sp;
       } else {
         store(i, i.imm, sp);
@@ -251,7 +247,8 @@ bool Interpreter::execute(const CompiledFunction& function, Word* stack, uint32_
       const Unary& u = as<Unary>(*i.node);
       if constexpr (kStackless) {
         t.set_read_site(i.node, i.read_repeatable);
-        if (!update_or_stop(u, u.operand->type, sp[-1], [this, &u](Word old) { return incremented(u, old); })) FL_STOP_BEFORE_EVENT();
+        if (!update_or_stop(u, u.operand->type, sp[-1], [this, &u](Word old) { return incremented(u, old); }))
+          return stop_before_event(uint32_t(pc - 1 - code), uint32_t(sp - stack));
         const bool prefix = u.op == UnaryOp::PreIncrement || u.op == UnaryOp::PreDecrement;
         sp[-1] = prefix ? t.resume_updated : t.resume_loaded;
       } else {
@@ -310,7 +307,8 @@ bool Interpreter::execute(const CompiledFunction& function, Word* stack, uint32_
                                          value, type, type);
         };
         t.set_read_site(i.node, i.read_repeatable);
-        if (!update_or_stop(a, a.lhs->type, sp[-1], updated)) FL_STOP_BEFORE_EVENT();
+        if (!update_or_stop(a, a.lhs->type, sp[-1], updated))
+          return stop_before_event(uint32_t(pc - 1 - code), uint32_t(sp - stack));
         sp[-2] = t.resume_updated;
         --sp;
       } else {
@@ -360,7 +358,7 @@ bool Interpreter::execute(const CompiledFunction& function, Word* stack, uint32_
           t.barrier_predicate = i.arg != 0 && word_is_true(sp[-1], *i.type);
           m.arrive_at_barrier(t, c.range);
           t.resume_at_event = true;
-          FL_STOP_BEFORE_EVENT();
+          return stop_before_event(uint32_t(pc - 1 - code), uint32_t(sp - stack));
         }
         t.resume_at_event = false;
         if (i.arg != 0) --sp;
@@ -385,7 +383,7 @@ bool Interpreter::execute(const CompiledFunction& function, Word* stack, uint32_
         if (!t.resume_at_event) {
           m.announce_visible_event(t, EventKind::Fence, c.range);
           t.resume_at_event = true;
-          FL_STOP_BEFORE_EVENT();
+          return stop_before_event(uint32_t(pc - 1 - code), uint32_t(sp - stack));
         }
         t.resume_at_event = false;
         m.resumed_at_visible_event();
@@ -402,7 +400,8 @@ bool Interpreter::execute(const CompiledFunction& function, Word* stack, uint32_
       if constexpr (kStackless) {
         Word old = 0;
         t.set_read_site(i.node, i.read_repeatable);
-        if (!atomic_or_stop(c, args, old)) FL_STOP_BEFORE_EVENT();
+        if (!atomic_or_stop(c, args, old))
+          return stop_before_event(uint32_t(pc - 1 - code), uint32_t(sp - stack));
         sp -= i.arg;
         *sp++ = old;
       } else {
@@ -463,6 +462,5 @@ bool Interpreter::execute(const CompiledFunction& function, Word* stack, uint32_
   }
 }
 #pragma GCC diagnostic pop
-#undef FL_STOP_BEFORE_EVENT
 
 } // namespace fencelab

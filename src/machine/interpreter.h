@@ -91,6 +91,14 @@ private:
    *  waiting on the fiber (bytecode_vm.cpp). */
   template <bool kStackless>
   bool execute(const CompiledFunction& function, Word* stack, uint32_t depth, uint32_t start);
+  /** Stackless: the thread stops before its event in the instruction at `instruction`, which
+   *  runs again when it is resumed, with `depth` values on its operand stack. False, for
+   *  `execute` to return. */
+  bool stop_before_event(uint32_t instruction, uint32_t depth) {
+    t.resume_pc = instruction;
+    t.resume_depth = depth;
+    return false;
+  }
   /** A stackless thread's accesses: perform the access, or stop before its event (false), or,
    *  resumed at the event, perform it. */
   bool load_or_stop(Word pointer, const Type& type, SourceRange range, bool checked, Word& value);
