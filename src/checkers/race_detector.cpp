@@ -31,6 +31,7 @@ RaceDetector::RaceDetector(const Program& program, bool track_read_only_buffers)
   if (m_dense) {
     m_dense_states.resize(threads);
     m_dense_epochs.assign(threads, 0);
+    m_dense_barrier_clocks.resize(program.launch.grid.total());
   }
   // A buffer reached only through a `const T*` parameter is never written: sema refuses every
   // store, atomic and implicit conversion that would write through a pointer to const, each
@@ -50,8 +51,10 @@ RaceDetector::RaceDetector(const Program& program, bool track_read_only_buffers)
 }
 
 void RaceDetector::begin_execution() {
+  m_next_generation = 1;
   if (m_dense) {
     ++m_epoch; // every state reads as new
+    for (BarrierClocks& clocks : m_dense_barrier_clocks) clocks = BarrierClocks{};
   } else {
     // Every chunk is free again; start_block resets a chunk's states when it is taken.
     m_block_chunks.clear();
@@ -129,9 +132,7 @@ void RaceDetector::prefetch_thread(ThreadId id) const {
   }
 }
 
-RaceDetector::ThreadState& RaceDetector::state(ThreadId id) {
-  if (!m_dense) return block_state(id.block, id.index_in_block());
-  const uint32_t index = index_of(id);
+RaceDetector::ThreadState& RaceDetector::dense_state(uint32_t index) {
   ThreadState& state = m_dense_states[index];
   if (m_dense_epochs[index] != m_epoch) {
     state.reset();
@@ -140,15 +141,12 @@ RaceDetector::ThreadState& RaceDetector::state(ThreadId id) {
   return state;
 }
 
-uint32_t RaceDetector::chunk_of(uint32_t block) {
-  CachedChunk& cached = m_chunk_cache[block % kCachedChunks];
-  if (cached.block != block) {
-    const uint32_t* chunk = m_block_chunks.find(block);
-    // A block's start makes its chunk (on_event, BlockStart); a thread acting without one
-    // gets it here.
-    cached = CachedChunk{block, chunk ? *chunk : start_block(block)};
-  }
-  return cached.chunk;
+uint32_t RaceDetector::chunk_of_uncached(uint32_t block) {
+  const uint32_t* chunk = m_block_chunks.find(block);
+  // A block's start makes its chunk (on_event, BlockStart); a thread acting without one gets
+  // it here.
+  m_chunk_cache[block % kCachedChunks] = CachedChunk{block, chunk ? *chunk : start_block(block)};
+  return m_chunk_cache[block % kCachedChunks].chunk;
 }
 
 uint32_t RaceDetector::start_block(uint32_t block) {
@@ -160,8 +158,10 @@ uint32_t RaceDetector::start_block(uint32_t block) {
     chunk = static_cast<uint32_t>(m_chunk_live.size());
     m_chunk_live.push_back(0);
     m_block_states.resize(m_chunk_live.size() * m_threads_per_block);
+    m_chunk_barrier_clocks.resize(m_chunk_live.size());
   }
   for (uint32_t i = 0; i < m_threads_per_block; ++i) m_block_states[size_t(chunk) * m_threads_per_block + i].reset();
+  m_chunk_barrier_clocks[chunk] = BarrierClocks{};
   m_chunk_live[chunk] = m_threads_per_block;
   m_block_chunks[block] = chunk;
   m_chunk_cache[block % kCachedChunks] = CachedChunk{block, chunk};
@@ -169,6 +169,9 @@ uint32_t RaceDetector::start_block(uint32_t block) {
 }
 
 void RaceDetector::forget_thread(ThreadId id) {
+#ifndef NDEBUG
+  if (ThreadState& t = state(id); t.clocks.barrier_generation != 0) --barrier_clocks(id.block).holders;
+#endif
   const uint32_t index = index_of(id);
   if (m_dense) {
     m_dense_epochs[index] = 0; // a thread index does not come back within an execution
@@ -188,6 +191,25 @@ void RaceDetector::acquire(VectorClock& into, const VectorClock& from, const Rel
   const auto [block, in_block] = split_thread_index(release.thread, m_threads_per_block);
   const std::pair<uint32_t, uint32_t> entry{in_block, release.clocks.own};
   into.raise(block, std::span(&entry, 1), m_threads_per_block);
+}
+
+RaceDetector::ClockView RaceDetector::clocks_of(const ThreadState& t, uint32_t block) {
+  if (t.clocks.barrier_generation == 0) return {t.clocks.exact, t.clocks.wide};
+  const BarrierClocks& shared = barrier_clocks(block);
+  assert(shared.generation == t.clocks.barrier_generation && "a block barrier left out a live thread");
+  return {shared.exact, shared.wide};
+}
+
+void RaceDetector::materialize(ThreadState& t, uint32_t block) {
+  if (t.clocks.barrier_generation == 0) return;
+  BarrierClocks& shared = barrier_clocks(block);
+  assert(shared.generation == t.clocks.barrier_generation && "a block barrier left out a live thread");
+  t.clocks.exact = shared.exact;
+  t.clocks.wide = shared.wide;
+  t.clocks.barrier_generation = 0;
+#ifndef NDEBUG
+  --shared.holders;
+#endif
 }
 
 std::string RaceDetector::location_name(uint32_t object, uint32_t index) const {
@@ -221,6 +243,7 @@ void RaceDetector::on_event(const Event& event, ReportCatalogue& catalogue) {
 // release: stores made after this fence carry this thread's clocks.
 void RaceDetector::on_fence(const Event& event) {
   ThreadState& t = state(event.thread);
+  materialize(t, event.thread.block); // it changes its clocks, and its Release copies them
   const uint32_t self = index_of(event.thread);
   if (t.pending) {
     for (const auto& release : *t.pending) {
@@ -237,9 +260,11 @@ void RaceDetector::on_fence(const Event& event) {
 
 // A barrier: every participant's later accesses follow every participant's earlier ones. The
 // participants (one block's threads, or a warp's) end with one shared clock and their own
-// entries one past what the others now know of them.
+// entries one past what the others now know of them. A block's barrier keeps that clock once,
+// for all of them (on_block_barrier); a warp's gives each participant a copy.
 void RaceDetector::on_barrier(const Event& event) {
   if (event.waiting.empty()) return;
+  if (event.warp_mask == 0 && m_next_generation != ~0u) return on_block_barrier(event);
   // Each participant's state is looked up once. The participants share a block, so only the
   // first lookup can make room (a chunk for a block that has none), before any pointer is
   // kept; the table of a small grid never moves.
@@ -254,12 +279,14 @@ void RaceDetector::on_barrier(const Event& event) {
     if (block_states) __builtin_prefetch(&block_states[id.index_in_block()]);
     else prefetch_thread(id);
   };
-  for (size_t i = 0; i < std::min(kPrefetchAhead, event.waiting.size()); ++i) prefetch(event.waiting[i].first);
-  for (size_t i = 0; i < event.waiting.size(); ++i) {
-    if (i + kPrefetchAhead < event.waiting.size()) prefetch(event.waiting[i + kPrefetchAhead].first);
+  const size_t count = event.waiting.size(); // once: an entry is 20 bytes (see release_barrier)
+  for (size_t i = 0; i < std::min(kPrefetchAhead, count); ++i) prefetch(event.waiting[i].first);
+  for (size_t i = 0; i < count; ++i) {
+    if (i + kPrefetchAhead < count) prefetch(event.waiting[i + kPrefetchAhead].first);
     const ThreadId id = event.waiting[i].first;
     const uint32_t in_block = id.index_in_block();
     m_barrier_states.push_back(block_states ? &block_states[in_block] : &state(id));
+    materialize(*m_barrier_states.back(), id.block); // a warp's participants leave their block's clocks
     m_barrier_owns.emplace_back(in_block, m_barrier_states.back()->clocks.own);
   }
   Clocks joined = m_barrier_states.front()->clocks;
@@ -277,6 +304,73 @@ void RaceDetector::on_barrier(const Event& event) {
     ThreadState& t = *state;
     t.clocks.exact = joined.exact;
     t.clocks.wide = joined.wide;
+    ++t.clocks.own;
+  }
+}
+
+void RaceDetector::on_block_barrier(const Event& event) {
+  const uint32_t block = event.waiting.front().first.block; // a barrier's threads share a block
+  // Found first: in a large grid this may make the block's chunk, before any state is looked up.
+  BarrierClocks& shared = barrier_clocks(block);
+  ThreadState* const block_states = m_dense ? nullptr : &block_state(block, 0);
+  const auto state_of = [&](ThreadId id) -> ThreadState& {
+    return block_states ? block_states[id.index_in_block()] : state(id);
+  };
+  // The participants' own entries, and whether any holds the block's clocks or its own (a
+  // block's first barrier, or a fence since). Their states are prefetched a few ahead, as in
+  // on_barrier.
+  constexpr size_t kPrefetchAhead = 8;
+  const size_t count = event.waiting.size();
+  const auto prefetch = [&](ThreadId id) {
+    if (block_states) __builtin_prefetch(&block_states[id.index_in_block()]);
+    else prefetch_thread(id);
+  };
+  for (size_t i = 0; i < std::min(kPrefetchAhead, count); ++i) prefetch(event.waiting[i].first);
+  m_barrier_owns.clear(); // (index in the block, own entry)
+  bool any_own = false;
+  uint32_t holding = 0;
+  for (size_t i = 0; i < count; ++i) {
+    if (i + kPrefetchAhead < count) prefetch(event.waiting[i + kPrefetchAhead].first);
+    const ThreadId id = event.waiting[i].first;
+    const ThreadState& t = state_of(id);
+    m_barrier_owns.emplace_back(id.index_in_block(), t.clocks.own);
+    if (t.clocks.barrier_generation != 0) ++holding;
+    else any_own = true;
+  }
+  assert(holding == shared.holders && "a block barrier left out a live thread holding its block's clocks");
+  // The join: the block's clocks where any participant holds them (no other thread can: every
+  // live thread of the block participates), and the others' own. Held by no thread and no
+  // Release, the block's clocks are raised in place, without a copy.
+  if (holding == 0) {
+    shared.exact.clear();
+    shared.wide.clear();
+  }
+  if (any_own) {
+    for (const auto& [id, range] : event.waiting) {
+      const ThreadState& t = state_of(id);
+      if (t.clocks.barrier_generation != 0) continue;
+      shared.exact.join(t.clocks.exact);
+      shared.wide.join(t.clocks.wide);
+    }
+  }
+  // Without fences the two clocks are one (shared chunks): raised once, still shared.
+  if (shared.exact.shares_chunks(shared.wide)) {
+    shared.wide.clear();
+    shared.exact.raise(block, m_barrier_owns, m_threads_per_block);
+    shared.wide = shared.exact;
+  } else {
+    shared.exact.raise(block, m_barrier_owns, m_threads_per_block);
+    shared.wide.raise(block, m_barrier_owns, m_threads_per_block);
+  }
+  shared.generation = m_next_generation++;
+  shared.holders = static_cast<uint32_t>(count);
+  for (const auto& [id, range] : event.waiting) {
+    ThreadState& t = state_of(id);
+    if (t.clocks.barrier_generation == 0) { // its own, joined above: no longer needed
+      t.clocks.exact.clear();
+      t.clocks.wide.clear();
+    }
+    t.clocks.barrier_generation = shared.generation;
     ++t.clocks.own;
   }
 }
@@ -327,7 +421,8 @@ void RaceDetector::on_access(const Event& event, ReportCatalogue& catalogue) {
     catalogue.add(std::move(r));
   }
   const auto check_other = [&](const ShadowAccess& earlier) {
-    if (earlier.thread != self) check_pair(t, earlier, now, event.object, event.location.index, catalogue);
+    if (earlier.thread != self)
+      check_pair(clocks_of(t, event.thread.block), earlier, now, event.object, event.location.index, catalogue);
   };
   if (cell.has_write) check_other(cell.write);
   if (writes(event.kind)) {
@@ -372,15 +467,16 @@ void RaceDetector::on_access(const Event& event, ReportCatalogue& catalogue) {
   }
 }
 
-void RaceDetector::check_pair(const ThreadState& t, const ShadowAccess& earlier_access, const ShadowAccess& now_access,
+void RaceDetector::check_pair(const ClockView& clocks, const ShadowAccess& earlier_access, const ShadowAccess& now_access,
                               uint32_t object, uint32_t index, ReportCatalogue& catalogue) {
   const uint32_t earlier_thread = earlier_access.thread;
   const Site& earlier = m_sites[earlier_access.site];
   const Site& now = m_sites[now_access.site];
   const uint32_t earlier_block = split_thread_index(earlier_thread, m_threads_per_block).block;
   const uint32_t now_block = split_thread_index(now_access.thread, m_threads_per_block).block;
-  // Callers pass accesses of other threads only: `earlier.thread` is never `t`'s own entry.
-  if (earlier_access.clock <= t.clocks.exact.get(earlier_thread, m_threads_per_block)) return; // happens-before
+  // Callers pass accesses of other threads only: `earlier.thread` is never the checking
+  // thread's own entry (its `own`).
+  if (earlier_access.clock <= clocks.exact.get(earlier_thread, m_threads_per_block)) return; // happens-before
   const bool both_marked = earlier.mode != AccessMode::Plain && now.mode != AccessMode::Plain;
   DiagnosticKind kind;
   if (both_marked) {
@@ -388,7 +484,7 @@ void RaceDetector::check_pair(const ThreadState& t, const ShadowAccess& earlier_
     if (covers(a, earlier_block, now_block) && covers(b, now_block, earlier_block)) return;
     kind = DiagnosticKind::ScopedRace; // e.g. atomicAdd_block from two blocks
   } else {
-    kind = earlier_access.clock <= t.clocks.wide.get(earlier_thread, m_threads_per_block) ? DiagnosticKind::ScopedRace
+    kind = earlier_access.clock <= clocks.wide.get(earlier_thread, m_threads_per_block) ? DiagnosticKind::ScopedRace
                                                                                    : DiagnosticKind::DataRace;
     // Two plain stores of one constant of the source (`flag = 1;` in every thread): whichever
     // lands last, memory holds that value, so the race changes no outcome on hardware. Still a

@@ -324,7 +324,7 @@ struct Machine::Impl final : FootprintSink {
   [[gnu::noinline]] void after_resume_elsewhere(SimThread& thread);
   /** A thread has arrived at __syncthreads: its block's barrier is released once every thread
    *  that has not exited has arrived (settle). */
-  void count_barrier_arrival(SimThread& thread) {
+  [[gnu::always_inline]] void count_barrier_arrival(SimThread& thread) {
     ResidentBlock& block = blocks[thread.ref.block_slot];
     touch(ObjectId::arrival(thread.ref.slot.value), true);
     ++block.arrived;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cassert>
 
 namespace fencelab {
 
@@ -18,6 +19,22 @@ constexpr size_t kUsualStackDepth = 4;
 /** Prefetches, for writing, the cache lines of [base + from, base + to) (a hint only). */
 void prefetch_bytes(const void* base, int from, int to) {
   for (int offset = from; offset < to; offset += int(kLine)) __builtin_prefetch(static_cast<const char*>(base) + offset, 1);
+}
+
+/** Prefetches, for writing, the lines of [base, base + bytes), `bytes` at most 8 lines: the
+ *  start of a SimThread, at every pick and barrier participant. Written out rather than a
+ *  loop (prefetch_bytes), whose count the compiler cannot know: 39 instructions a pick for
+ *  seven lines (callgrind, 256 x 256 reduction). */
+void prefetch_first_lines(const void* base, int bytes) {
+  const char* p = static_cast<const char*>(base);
+  __builtin_prefetch(p, 1);
+  if (bytes > 1 * int(kLine)) __builtin_prefetch(p + 1 * kLine, 1);
+  if (bytes > 2 * int(kLine)) __builtin_prefetch(p + 2 * kLine, 1);
+  if (bytes > 3 * int(kLine)) __builtin_prefetch(p + 3 * kLine, 1);
+  if (bytes > 4 * int(kLine)) __builtin_prefetch(p + 4 * kLine, 1);
+  if (bytes > 5 * int(kLine)) __builtin_prefetch(p + 5 * kLine, 1);
+  if (bytes > 6 * int(kLine)) __builtin_prefetch(p + 6 * kLine, 1);
+  if (bytes > 7 * int(kLine)) __builtin_prefetch(p + 7 * kLine, 1);
 }
 
 /** Prefetches, for writing, the lines that hold a buffer's first and last word, up to its
@@ -46,7 +63,8 @@ void Machine::Impl::prefetch_thread(const SimThread& thread, PrefetchReach reach
   const auto* end = reach == PrefetchReach::BarrierRound
                         ? reinterpret_cast<const char*>(&thread.pending_access)
                         : reinterpret_cast<const char*>(thread.operand_stack.data() + kUsualStackDepth);
-  prefetch_bytes(&thread, 0, static_cast<int>(end - first));
+  assert(end - first <= 8 * int(kLine) && "the start of SimThread grew past prefetch_first_lines");
+  prefetch_first_lines(&thread, static_cast<int>(end - first));
   if (stackless_kernel == nullptr) { // the fiber, its scheduler, switch_frame: one line or two
     __builtin_prefetch(&thread.fiber, 1);
     __builtin_prefetch(&thread.switch_frame, 1);
