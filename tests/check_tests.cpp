@@ -237,6 +237,38 @@ __global__ void k() {
   CHECK(kinds("__threadfence_block()") == std::set<std::string>{"scoped-race"});
 }
 
+// A block barrier's joined clocks are kept once for its block, and its participants note only
+// the barrier (RaceDetector::on_block_barrier); a thread that fences first takes a copy of
+// them, which its release then carries. Block 0's thread 1 writes y[0] before the barrier;
+// after it, block 0's thread 0 fences and sets the flag, and block 1's thread 0, having read
+// the flag, fences and reads y[0]: ordered (write -> barrier -> fence -> flag -> fence ->
+// read), so no race; without the fences, a data race. A release made from the thread's own
+// (empty) clocks would lose thread 1's write and report a race that is not there. With a
+// __syncwarp after the barrier too (a warp barrier: its participants copy the block's clocks
+// and join as before). Small grids keep states by thread, more than 4,096 threads by block.
+TEST_CASE("a block barrier's clocks pass through a fence's release to another block", "[checkers][large]") {
+  const char* launch = GENERATE("//@ launch grid=2 block=64", "//@ launch grid=80 block=64");
+  const char* warp = GENERATE("(void)0", "__syncwarp()");
+  auto kinds = [&](const char* fence) {
+    const std::string text = fmt::format("#define FENCE {}\n#define WARP {}\n{}\n", fence, warp, launch) + R"(
+__device__ int y[80];
+__device__ int out[80];
+__device__ volatile int ready;
+__global__ void k() {
+  if (threadIdx.x == 1) y[blockIdx.x] = 7;
+  __syncthreads();
+  WARP;
+  if (blockIdx.x == 0 && threadIdx.x == 0) { FENCE; ready = 1; }
+  if (blockIdx.x == 1 && threadIdx.x == 0 && ready == 1) { FENCE; out[1] = y[0]; }
+}
+)";
+    return random_findings(text, "sc", 40, 3).kinds;
+  };
+  INFO(launch << ", " << warp);
+  CHECK(kinds("__threadfence()").empty());
+  CHECK(kinds("(void)0") == std::set<std::string>{"data-race"});
+}
+
 // A grid of more than 4,096 threads in many small blocks: the detector kept the states of
 // started threads in a hash map and a pointer to the last one asked for, which a barrier's
 // making room for its participants left dangling (a use after free that valgrind showed in
