@@ -258,6 +258,18 @@ void RaceDetector::on_fence(const Event& event) {
   ++t.clocks.own;
 }
 
+void RaceDetector::prefetch_participants_ahead(const ThreadState* block_states, const Event& event, size_t count,
+                                               size_t i) const {
+  const auto prefetch = [&](size_t j) {
+    const ThreadId id = event.waiting[j].first;
+    if (block_states) __builtin_prefetch(&block_states[id.index_in_block()]);
+    else prefetch_thread(id);
+  };
+  if (i == 0)
+    for (size_t j = 0; j < std::min(kBarrierPrefetchAhead, count); ++j) prefetch(j);
+  if (i + kBarrierPrefetchAhead < count) prefetch(i + kBarrierPrefetchAhead);
+}
+
 // A barrier: every participant's later accesses follow every participant's earlier ones. The
 // participants (one block's threads, or a warp's) end with one shared clock and their own
 // entries one past what the others now know of them. A block's barrier keeps that clock once,
@@ -270,24 +282,14 @@ void RaceDetector::on_barrier(const Event& event) {
   // kept; the table of a small grid never moves.
   m_barrier_states.clear();
   m_barrier_owns.clear(); // (index in the block, own entry)
-  // Their states lie apart (one cache miss each at thousands of resident threads): each is
-  // prefetched a few participants before it is looked up, so that the misses overlap.
-  // In a large grid the block's states are found once: they lie side by side in its chunk.
-  constexpr size_t kPrefetchAhead = 8;
-  ThreadState* const block_states = m_dense ? nullptr : &block_state(event.waiting.front().first.block, 0);
-  const auto prefetch = [&](ThreadId id) {
-    if (block_states) __builtin_prefetch(&block_states[id.index_in_block()]);
-    else prefetch_thread(id);
-  };
+  ThreadState* const block_states = block_states_of(event.waiting.front().first.block);
   const size_t count = event.waiting.size(); // once: an entry is 20 bytes (see release_barrier)
-  for (size_t i = 0; i < std::min(kPrefetchAhead, count); ++i) prefetch(event.waiting[i].first);
   for (size_t i = 0; i < count; ++i) {
-    if (i + kPrefetchAhead < count) prefetch(event.waiting[i + kPrefetchAhead].first);
+    prefetch_participants_ahead(block_states, event, count, i);
     const ThreadId id = event.waiting[i].first;
-    const uint32_t in_block = id.index_in_block();
-    m_barrier_states.push_back(block_states ? &block_states[in_block] : &state(id));
+    m_barrier_states.push_back(&participant_state(block_states, id));
     materialize(*m_barrier_states.back(), id.block); // a warp's participants leave their block's clocks
-    m_barrier_owns.emplace_back(in_block, m_barrier_states.back()->clocks.own);
+    m_barrier_owns.emplace_back(id.index_in_block(), m_barrier_states.back()->clocks.own);
   }
   Clocks joined = m_barrier_states.front()->clocks;
   for (const ThreadState* t : m_barrier_states) {
@@ -312,30 +314,18 @@ void RaceDetector::on_block_barrier(const Event& event) {
   const uint32_t block = event.waiting.front().first.block; // a barrier's threads share a block
   // Found first: in a large grid this may make the block's chunk, before any state is looked up.
   BarrierClocks& shared = barrier_clocks(block);
-  ThreadState* const block_states = m_dense ? nullptr : &block_state(block, 0);
-  const auto state_of = [&](ThreadId id) -> ThreadState& {
-    return block_states ? block_states[id.index_in_block()] : state(id);
-  };
-  // The participants' own entries, and whether any holds the block's clocks or its own (a
-  // block's first barrier, or a fence since). Their states are prefetched a few ahead, as in
-  // on_barrier.
-  constexpr size_t kPrefetchAhead = 8;
+  ThreadState* const block_states = block_states_of(block);
+  // The participants' own entries, and how many hold the block's clocks rather than their own
+  // (a block's first barrier, or a fence since).
   const size_t count = event.waiting.size();
-  const auto prefetch = [&](ThreadId id) {
-    if (block_states) __builtin_prefetch(&block_states[id.index_in_block()]);
-    else prefetch_thread(id);
-  };
-  for (size_t i = 0; i < std::min(kPrefetchAhead, count); ++i) prefetch(event.waiting[i].first);
   m_barrier_owns.clear(); // (index in the block, own entry)
-  bool any_own = false;
   uint32_t holding = 0;
   for (size_t i = 0; i < count; ++i) {
-    if (i + kPrefetchAhead < count) prefetch(event.waiting[i + kPrefetchAhead].first);
+    prefetch_participants_ahead(block_states, event, count, i);
     const ThreadId id = event.waiting[i].first;
-    const ThreadState& t = state_of(id);
+    const ThreadState& t = participant_state(block_states, id);
     m_barrier_owns.emplace_back(id.index_in_block(), t.clocks.own);
     if (t.clocks.barrier_generation != 0) ++holding;
-    else any_own = true;
   }
   assert(holding == shared.holders && "a block barrier left out a live thread holding its block's clocks");
   // The join: the block's clocks where any participant holds them (no other thread can: every
@@ -345,9 +335,9 @@ void RaceDetector::on_block_barrier(const Event& event) {
     shared.exact.clear();
     shared.wide.clear();
   }
-  if (any_own) {
+  if (holding < count) {
     for (const auto& [id, range] : event.waiting) {
-      const ThreadState& t = state_of(id);
+      const ThreadState& t = participant_state(block_states, id);
       if (t.clocks.barrier_generation != 0) continue;
       shared.exact.join(t.clocks.exact);
       shared.wide.join(t.clocks.wide);
@@ -365,7 +355,7 @@ void RaceDetector::on_block_barrier(const Event& event) {
   shared.generation = m_next_generation++;
   shared.holders = static_cast<uint32_t>(count);
   for (const auto& [id, range] : event.waiting) {
-    ThreadState& t = state_of(id);
+    ThreadState& t = participant_state(block_states, id);
     if (t.clocks.barrier_generation == 0) { // its own, joined above: no longer needed
       t.clocks.exact.clear();
       t.clocks.wide.clear();
