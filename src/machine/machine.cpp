@@ -62,6 +62,23 @@ uint32_t default_resident_blocks(uint64_t threads_per_block) {
   return static_cast<uint32_t>(std::min(kSms * per_sm, cap));
 }
 
+/** Whether an instruction can write its thread's ThreadRareState (sim_thread.h): a call's
+ *  return value, a builtin's (clock(), warp operations), a fence's or an atomic's fields, the
+ *  discarded statement; anything on the AST may do any of these. */
+bool writes_rare_state(Opcode op) {
+  switch (op) {
+  case Opcode::Call:
+  case Opcode::Builtin:
+  case Opcode::Fence:
+  case Opcode::Atomic:
+  case Opcode::EvalAst:
+  case Opcode::ExecAst:
+  case Opcode::Discarded:
+  case Opcode::Return: return true;
+  default: return false;
+  }
+}
+
 } // namespace
 
 Machine::Impl::Impl(const Program& program, MachineOptions options)
@@ -95,6 +112,8 @@ Machine::Impl::Impl(const Program& program, MachineOptions options)
     if (options.engine == Engine::Bytecode && options.warp == WarpMode::Its && kernel_code != nullptr &&
         kernel_code->stackless)
       stackless_kernel = kernel_code;
+    rare_state_untouched = stackless_kernel != nullptr && std::none_of(kernel_code->code.begin(), kernel_code->code.end(),
+                                                                       [](const Instr& i) { return writes_rare_state(i.op); });
   }
   if (program.launch.kernel != nullptr) kernel_has_loop = definition_of(*program.launch.kernel)->contains_loop;
   install_stack_overflow_handler();
@@ -293,19 +312,39 @@ const ExecutionResult& Machine::Impl::run(MemoryModel& the_model, ChoiceSource& 
   return result;
 }
 
-void SimThread::reset_for_start() {
+void SimThread::reset_for_start(bool rare_state_untouched) {
   static_assert(std::is_trivially_copyable_v<ThreadRunState> && std::is_trivially_copyable_v<ThreadRareState>,
                 "a start assigns ThreadRunState and ThreadRareState whole");
   static const ThreadRunState fresh{}; // copied, not built each time
   static const ThreadRareState fresh_rare{};
   static_cast<ThreadRunState&>(*this) = fresh;
-  static_cast<ThreadRareState&>(*this) = fresh_rare;
+  // Lines a large grid's starts would touch for nothing where they hold a start's state still
+  // (Machine::Impl::rare_state_untouched, ThreadSlotState::spin_state_clean); a debug build
+  // checks that they do.
+  if (!rare_state_untouched) static_cast<ThreadRareState&>(*this) = fresh_rare;
+  assert(rare_state_is_fresh());
   slots.clear();
   frames.clear();
   local_arrays.clear();
-  fault.reset();
-  for (ThreadSnapshot* s : {&loop_state, &last_snapshot, &snapshot, &barrier_snapshot}) s->reset();
-  read_chain.clear();
+  if (!spin_state_clean) {
+    fault.reset();
+    for (ThreadSnapshot* s : {&loop_state, &last_snapshot, &snapshot, &barrier_snapshot}) s->reset();
+    read_chain.clear();
+    spin_state_clean = true;
+  }
+  assert(spin_state_is_clean());
+}
+
+bool SimThread::rare_state_is_fresh() const {
+  return stack_limit == 0 && return_value == 0 && discarded_value == nullptr && !fenced && clock_reads == 0 &&
+         warp.op == Builtin::Syncwarp && warp.mask == 0 && warp.value == 0 && warp.lane_arg == 0 &&
+         warp.width == kWarpSize && warp.result == 0 && !warp.activemask_given;
+}
+
+bool SimThread::spin_state_is_clean() const {
+  const auto clean = [](const ThreadSnapshot& s) { return !s.valid && s.words.empty(); };
+  return !fault && read_chain.empty() && clean(loop_state) && clean(last_snapshot) && clean(snapshot) &&
+         clean(barrier_snapshot);
 }
 
 void Machine::Impl::announce_schedule_point(uint32_t model_steps) {

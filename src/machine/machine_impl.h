@@ -207,6 +207,11 @@ struct Machine::Impl final : FootprintSink {
    * stack is cold at nearly every resumption (docs/architecture.md, "Stackless threads").
    */
   const CompiledFunction* stackless_kernel = nullptr;
+  /** The kernel runs stackless and none of its instructions can write a thread's
+   *  ThreadRareState (only calls, builtins, fences, atomics, code left to the AST, a
+   *  discarded builtin's statement and a return with a value do: writes_rare_state), so a
+   *  start need not reset it, and leaves its lines cold (SimThread::reset_for_start). */
+  bool rare_state_untouched = false;
   /** The kernel has a loop: a read in its frame may repeat (read_may_repeat). */
   bool kernel_has_loop = false;
   /** Runs a stackless thread from its start or where it stopped, on the scheduler's stack,
@@ -237,12 +242,13 @@ struct Machine::Impl final : FootprintSink {
   /** How much of a thread's state a prefetch covers. A thread released from a barrier mostly
    *  runs on to its next arrival (in a tree reduction, nine of ten): ThreadRunState, its
    *  identity and the headers and start of its slots. A thread resumed at an event also reads
-   *  its pending access, its snapshots and its operand stack. Prefetching lines a resumption
-   *  does not read takes bandwidth the lines it does read are waiting for. */
+   *  its pending access and its operand stack. Prefetching lines a resumption does not read
+   *  takes bandwidth the lines it does read are waiting for. */
   enum class PrefetchReach : uint8_t { BarrierRound, Event };
-  /** All of a thread slot's SimThread, for writing: a block's admission resets most of it
-   *  (SimThread::reset_for_start), and finds it cold. */
-  void prefetch_whole_thread(const SimThread& thread) const;
+  /** What a block's admission finds cold and writes of a thread slot's SimThread
+   *  (SimThread::reset_for_start), and its start reads: where rare_state_untouched, what a
+   *  resumption at an event reads; else all of it. */
+  void prefetch_thread_start(const SimThread& thread) const;
   /** The first half of prefetch_resumption. */
   void prefetch_thread(const SimThread& thread, PrefetchReach reach = PrefetchReach::Event) const;
   void prefetch_stack(const SimThread& thread) const;  ///< the second: reads switch_frame
@@ -286,8 +292,9 @@ struct Machine::Impl final : FootprintSink {
     return ThreadId{blocks[block_slot].linear_index, index / kWarpSize, index % kWarpSize};
   }
   /** The start of the buffers a resumption reads and writes: slots, frames (not a stackless
-   *  thread's), the read snapshot's words. Their addresses are in the SimThread, so this comes
-   *  a resumption after prefetch_resumption, whose prefetch of the SimThread has landed by then. */
+   *  thread's), and the read snapshots where the thread has taken any. Their addresses (and
+   *  spin_state_clean) are in the SimThread, so this comes a resumption after
+   *  prefetch_resumption, whose prefetch of the SimThread has landed by then. */
   void prefetch_buffers(const SimThread& thread, PrefetchReach reach = PrefetchReach::Event) const;
   /** What the memory model and the observer keep for the location a stackless thread's
    *  pending access names (MemoryModel::prefetch_location, EventObserver::prefetch_location). */
@@ -422,7 +429,7 @@ struct Machine::Impl final : FootprintSink {
    *  snapshot could equal no other, and is not taken. */
   bool read_may_repeat(const SimThread& thread) const;
   /** `site`: the expression about to read (null for a barrier's or a local loop's snapshot). */
-  void take_snapshot(const SimThread& thread, SourceRange range, Location location, const void* site,
+  void take_snapshot(SimThread& thread, SourceRange range, Location location, const void* site,
                      ThreadSnapshot& into) const;
   /** Tells the observer about a runtime error (an Error event), if one listens. */
   void emit_error(const SimThread& thread, SourceRange range, const std::string& message);

@@ -57,7 +57,7 @@ void Machine::Impl::prefetch_resumption(const SimThread& thread) const {
 void Machine::Impl::prefetch_thread(const SimThread& thread, PrefetchReach reach) const {
   // What a resumption reads first: ThreadRunState, then ThreadSlotState (identity and the
   // headers of the buffers, whose addresses prefetch_buffers reads a pick later; then the
-  // pending access, the snapshots' headers and the bottom of the operand stack, for an event).
+  // pending access and the bottom of the operand stack, for an event).
   // SimThread's bases are laid out so (sim_thread.h).
   const auto* first = reinterpret_cast<const char*>(&thread);
   const auto* end = reach == PrefetchReach::BarrierRound
@@ -71,7 +71,10 @@ void Machine::Impl::prefetch_thread(const SimThread& thread, PrefetchReach reach
   }
 }
 
-void Machine::Impl::prefetch_whole_thread(const SimThread& thread) const {
+void Machine::Impl::prefetch_thread_start(const SimThread& thread) const {
+  // A start that leaves ThreadRareState alone, and the snapshots where they are clean, as a
+  // large grid's do, writes little past what a resumption at an event reads.
+  if (rare_state_untouched) return prefetch_thread(thread, PrefetchReach::Event);
   prefetch_bytes(&thread, 0, static_cast<int>(sizeof(SimThread)));
 }
 
@@ -144,7 +147,10 @@ void Machine::Impl::prefetch_buffers(const SimThread& thread, PrefetchReach reac
   // takes no read snapshot.
   prefetch_words(thread.slots);
   if (stackless_kernel == nullptr && !thread.frames.empty()) prefetch_bytes(thread.frames.data(), 0, 128);
-  if (reach == PrefetchReach::Event) prefetch_words(thread.snapshot.words);
+  // The snapshots lie past the operand stack's bottom, beyond prefetch_thread's reach: only a
+  // thread that has taken one reads them (ThreadSlotState::spin_state_clean).
+  if (reach == PrefetchReach::Event && !thread.spin_state_clean)
+    prefetch_bytes(&thread.last_snapshot, 0, int(2 * sizeof(ThreadSnapshot)));
 }
 
 } // namespace fencelab

@@ -202,24 +202,32 @@ struct ThreadRareState {
 };
 
 /** A thread slot's identity and the headers of its buffers, which every resumption reads, then
- *  what a resumption at an event reads too (the pending access, the read snapshots, the
- *  operand stack): laid out right after ThreadRunState (SimThread's bases are in the order of
- *  how often a resumption touches them; prefetch_thread's two reaches end at pending_access
- *  and at the operand stack's first line). */
+ *  what a resumption at an event reads too (the pending access, the operand stack), then the
+ *  read snapshots, which only a kernel whose reads may repeat uses: laid out right after
+ *  ThreadRunState (SimThread's bases are in the order of how often a resumption touches them;
+ *  prefetch_thread's two reaches end at pending_access and at the operand stack's first line,
+ *  and prefetch_buffers loads the snapshots' line a pick later where they are in use). */
 struct ThreadSlotState {
   ThreadRef ref;
   uint32_t index_in_block = 0;
+  /** The snapshots (last_snapshot, snapshot, barrier_snapshot, loop_state), read_chain and
+   *  fault are as a start leaves them (invalid, empty): nothing has taken a snapshot or raised
+   *  a fault since. Then a start need not reset them and a read need not touch them, lines a
+   *  large grid's resumptions would otherwise bring in for nothing (a tree reduction's reads
+   *  never repeat, so it takes no snapshot). Cleared by whatever writes one of them
+   *  (Machine::Impl::take_snapshot, extend_read_chain, run_thread_code). */
+  bool spin_state_clean = true;
   std::vector<Word> slots;   ///< frames' slots, contiguous
   std::vector<Frame> frames;
   std::vector<LocalArray> local_arrays;
   /** A stackless thread's pending access and operand stack (the bytecode's values between
    *  instructions; Machine::Impl::stackless_kernel). */
   ResolvedAccess pending_access;
-  ThreadSnapshot last_snapshot; ///< before the previous load or atomic
-  ThreadSnapshot snapshot;      ///< before the pending one
   /** Its bottom, all that most stackless resumptions use, is the last line prefetch_thread
    *  loads. */
   std::array<Word, Bytecode::kMaxStack> operand_stack;
+  ThreadSnapshot last_snapshot; ///< before the previous load or atomic
+  ThreadSnapshot snapshot;      ///< before the pending one
 };
 
 /**
@@ -259,8 +267,14 @@ struct SimThread : ThreadRunState, ThreadSlotState, ThreadRareState {
 
   /** A new thread's state in this slot: ThreadRunState and ThreadRareState as constructed,
    *  buffers and snapshots empty (their memory kept), no fault. Identity and fiber are not
-   *  touched. */
-  void reset_for_start();
+   *  touched. `rare_state_untouched`: no thread of the kernel writes ThreadRareState
+   *  (Machine::Impl::rare_state_untouched), which then needs no reset; what spin_state_clean
+   *  covers is reset only where it is not clean. */
+  void reset_for_start(bool rare_state_untouched);
+  /** Debug checks of reset_for_start's shortcuts: ThreadRareState as constructed; what
+   *  spin_state_clean covers as a start leaves it. */
+  bool rare_state_is_fresh() const;
+  bool spin_state_is_clean() const;
 };
 
 } // namespace fencelab

@@ -108,8 +108,9 @@ bool Machine::Impl::read_may_repeat(const SimThread& thread) const {
   return std::any_of(frames.begin(), frames.end(), [](const Frame& f) { return f.function->contains_loop; });
 }
 
-void Machine::Impl::take_snapshot(const SimThread& thread, SourceRange range, Location location, const void* site,
+void Machine::Impl::take_snapshot(SimThread& thread, SourceRange range, Location location, const void* site,
                                   ThreadSnapshot& s) const {
+  thread.spin_state_clean = false;
   s.valid = true;
   s.range = range;
   s.site = site;
@@ -150,12 +151,13 @@ bool Machine::Impl::same_private_state(const SimThread& thread, const ThreadSnap
 }
 
 bool Machine::Impl::prepare_read_event(SimThread& thread, SourceRange range, Location location) {
+  // Where spin_state_clean, both snapshots are invalid already: their lines are left alone.
   if (read_may_repeat(thread)) take_snapshot(thread, range, location, thread.read_site, thread.snapshot);
-  else thread.snapshot.reset(); // equal to no other (valid false)
+  else if (!thread.spin_state_clean) thread.snapshot.reset(); // equal to no other (valid false)
   // The same private state as before the previous read, which changed no memory, with no other
   // visible event since: the iteration between them was a no-op unless `location` changed.
   const bool follows_read_only = !thread.last_changed_memory && thread.visible_events == thread.events_after_last;
-  const bool same_state = follows_read_only && thread.snapshot == thread.last_snapshot;
+  const bool same_state = follows_read_only && !thread.spin_state_clean && thread.snapshot == thread.last_snapshot;
   // Whether it spins then depends on what `location` holds (only then: otherwise it does not).
   if (same_state) touch(ObjectId::history(location), false);
   thread.spinning = same_state && thread.epoch_after_last == location_epoch(location) &&
@@ -194,6 +196,7 @@ void Machine::Impl::await_longer_iteration(SimThread& thread) {
 void Machine::Impl::extend_read_chain(SimThread& thread, bool changed_memory) {
   if (!thread.in_read_chain || changed_memory) thread.read_chain.clear();
   if (changed_memory) return;
+  thread.spin_state_clean = false;
   if (thread.read_chain.size() == SimThread::kReadChainLength) thread.read_chain.erase(thread.read_chain.begin());
   thread.read_chain.push_back(thread.snapshot); // the state before this read
 }
@@ -203,7 +206,9 @@ void Machine::Impl::after_read_event(SimThread& thread, bool changed_memory) {
   if (awaiting_spins) extend_read_chain(thread, changed_memory);
   // The epoch matters only to a next read in the same state (before_read_event). A snapshot
   // that equals nothing is not moved: only that it equals nothing is kept.
-  if (thread.snapshot.valid) {
+  if (thread.spin_state_clean) {
+    // Both invalid: nothing to move.
+  } else if (thread.snapshot.valid) {
     std::swap(thread.last_snapshot, thread.snapshot);
     thread.epoch_after_last = location_epoch(thread.last_snapshot.location);
   } else {

@@ -68,11 +68,11 @@ void Machine::Impl::admit_block(uint32_t block_slot, uint64_t linear_block) {
   for (uint32_t t = 0; t < threads_per_block; ++t) {
     const uint32_t slot = block_slot * threads_per_block + t;
     block.thread_slots[t] = slot;
-    if (prefetching && t + 2 < threads_per_block) prefetch_whole_thread(threads[slot + 2]);
+    if (prefetching && t + 2 < threads_per_block) prefetch_thread_start(threads[slot + 2]);
     SimThread& thread = threads[slot];
     // Every thread of the block is reset before any runs: the first to reach a warp
     // operation records itself in its warp-mates' state (warp_schedule.h).
-    thread.reset_for_start();
+    thread.reset_for_start(rare_state_untouched);
     thread.ref = thread_ref(block, block_slot, t);
     thread.index_in_block = t;
     thread.thread_idx = unflatten(t, program.launch.block);
@@ -156,11 +156,13 @@ template <class Code> void Machine::Impl::run_thread_code(SimThread& thread, Cod
   try {
     code();
   } catch (ThreadFault& fault) {
+    thread.spin_state_clean = false;
     thread.fault = std::move(fault);
     thread.status = ThreadStatus::Failed;
   } catch (const std::bad_alloc&) {
     // An exception must not leave the fiber (that is std::terminate): the kernel's own data
     // outgrew this machine's memory (hardening issue, case D).
+    thread.spin_state_clean = false;
     thread.fault = ThreadFault{ExecutionStatus::RuntimeError, thread.pending.range,
                                "out of memory: the simulated thread's data does not fit in this machine's memory",
                                RuntimeErrorKind::Other};
