@@ -6,6 +6,7 @@
 // from being inlined across files.
 #include "interpreter.h"
 
+#include <cassert>
 #include <fmt/format.h>
 #include <span>
 
@@ -65,7 +66,11 @@ size_t Interpreter::enter_frame(const FunctionDecl& f, std::span<const Word> arg
     else if (param.initializer) value = convert_word(eval(*param.initializer), param.initializer->type, param.type);
     t.slots[base + param.slot] = param.address_taken ? private_cell(param.type, value) : value;
   }
-  t.return_value = 0;
+  // The kernel's frame is entered at the thread's start, where ThreadRareState is as
+  // constructed: writing its line for nothing would touch it at every start of a large grid's
+  // threads, which otherwise leave it cold (Machine::Impl::rare_state_untouched).
+  assert(call_site != nullptr || t.return_value == 0);
+  if (call_site != nullptr) t.return_value = 0;
   return base;
 }
 
@@ -74,6 +79,12 @@ Word Interpreter::leave_frame(size_t base) {
   t.frames.pop_back();
   t.slots.resize(base);
   return result;
+}
+
+void Interpreter::leave_kernel_frame() {
+  assert(t.frames.size() == 1);
+  t.frames.pop_back();
+  t.slots.clear();
 }
 
 Word Machine::Impl::call_function(SimThread& thread, const FunctionDecl& function,

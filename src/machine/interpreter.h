@@ -37,10 +37,12 @@ public:
    *  thread stopped before a visible event or at a barrier (bytecode_vm.cpp). The kernel's
    *  frame (its first) has Frame::code set. */
   bool run_stackless(const CompiledFunction& kernel);
-  /** The frame of a call of `function` with `args` (Interpreter::call's), and its end: the
-   *  value it returned. */
+  /** The frame of a call of `function` with `args` (Interpreter::call's; a null `call_site`:
+   *  the kernel's own, at the thread's start), and its end: the value it returned. */
   size_t enter_frame(const FunctionDecl& function, std::span<const Word> args, const Call* call_site);
   Word leave_frame(size_t base);
+  /** The end of the kernel's frame, whose value nothing reads (a stackless thread's end). */
+  void leave_kernel_frame();
   /** Calls `function` (its compiled form if it has one) with `args` in a new frame. */
   Word call(const FunctionDecl& function, std::span<const Word> args, const Call* call_site);
   /** The same, with the compiled form already looked up (null: the AST). */

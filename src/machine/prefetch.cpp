@@ -73,8 +73,14 @@ void Machine::Impl::prefetch_thread(const SimThread& thread, PrefetchReach reach
 
 void Machine::Impl::prefetch_thread_start(const SimThread& thread) const {
   // A start that leaves ThreadRareState alone, and the snapshots where they are clean, as a
-  // large grid's do, writes little past what a resumption at an event reads.
-  if (rare_state_untouched) return prefetch_thread(thread, PrefetchReach::Event);
+  // large grid's do, writes little past what a resumption at an event reads: threadIdx and
+  // blockIdx (admit_block), in one line or two.
+  if (rare_state_untouched) {
+    prefetch_thread(thread, PrefetchReach::Event);
+    __builtin_prefetch(&thread.thread_idx, 1);
+    __builtin_prefetch(reinterpret_cast<const char*>(&thread.block_idx) + sizeof(Dim3) - 1, 1);
+    return;
+  }
   prefetch_bytes(&thread, 0, static_cast<int>(sizeof(SimThread)));
 }
 

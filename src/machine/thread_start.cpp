@@ -147,7 +147,7 @@ void Machine::Impl::run_stackless(SimThread& thread, bool start) {
       thread.frames.back().code = stackless_kernel;
     }
     if (!code.run_stackless(*stackless_kernel)) return; // stopped before a visible event or at a barrier
-    code.leave_frame(0);
+    code.leave_kernel_frame();
     thread.status = ThreadStatus::Done;
   });
 }
