@@ -142,11 +142,12 @@ RaceDetector::ThreadState& RaceDetector::dense_state(uint32_t index) {
 }
 
 uint32_t RaceDetector::chunk_of_uncached(uint32_t block) {
-  const uint32_t* chunk = m_block_chunks.find(block);
+  const uint32_t* found = m_block_chunks.find(block);
   // A block's start makes its chunk (on_event, BlockStart); a thread acting without one gets
   // it here.
-  m_chunk_cache[block % kCachedChunks] = CachedChunk{block, chunk ? *chunk : start_block(block)};
-  return m_chunk_cache[block % kCachedChunks].chunk;
+  const uint32_t chunk = found ? *found : start_block(block);
+  m_chunk_cache[block % kCachedChunks] = CachedChunk{block, chunk};
+  return chunk;
 }
 
 uint32_t RaceDetector::start_block(uint32_t block) {

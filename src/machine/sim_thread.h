@@ -199,6 +199,7 @@ struct ThreadRareState {
   bool fenced = false; ///< has run a fence (AtomicUpdate::unfenced)
   uint64_t clock_reads = 0; ///< calls of clock()/clock64() so far
   WarpLaneState warp; ///< the warp operation it waits in or performed last (warp_schedule.h)
+  friend bool operator==(const ThreadRareState&, const ThreadRareState&) = default;
 };
 
 /** A thread slot's identity and the headers of its buffers, which every resumption reads, then

@@ -206,13 +206,13 @@ void Machine::Impl::after_read_event(SimThread& thread, bool changed_memory) {
   if (awaiting_spins) extend_read_chain(thread, changed_memory);
   // The epoch matters only to a next read in the same state (before_read_event). A snapshot
   // that equals nothing is not moved: only that it equals nothing is kept.
-  if (thread.spin_state_clean) {
-    // Both invalid: nothing to move.
-  } else if (thread.snapshot.valid) {
-    std::swap(thread.last_snapshot, thread.snapshot);
-    thread.epoch_after_last = location_epoch(thread.last_snapshot.location);
-  } else {
-    thread.last_snapshot.valid = false;
+  if (!thread.spin_state_clean) { // else both are invalid already
+    if (thread.snapshot.valid) {
+      std::swap(thread.last_snapshot, thread.snapshot);
+      thread.epoch_after_last = location_epoch(thread.last_snapshot.location);
+    } else {
+      thread.last_snapshot.valid = false;
+    }
   }
   thread.events_after_last = thread.visible_events;
   thread.last_changed_memory = changed_memory;

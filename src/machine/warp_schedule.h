@@ -57,6 +57,7 @@ struct WarpLaneState {
   uint32_t width = kWarpSize;
   Word result = 0;       ///< set when the operation completes
   bool activemask_given = false; ///< performed __activemask with a group-mate: result is set
+  friend bool operator==(const WarpLaneState&, const WarpLaneState&) = default;
 };
 
 /** Per-execution warp state of the Machine. */

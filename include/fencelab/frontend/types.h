@@ -76,6 +76,8 @@ struct Type {
     return pointer_depth == 0 || (pointee_volatile == other.pointee_volatile && pointee_const == other.pointee_const);
   }
   std::string to_string() const;
+  /** Equality of every field, qualifiers included (same_unqualified is the language's). */
+  friend bool operator==(const Type&, const Type&) = default;
 };
 
 const char* scalar_spelling(ScalarType scalar);
