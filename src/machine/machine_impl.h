@@ -91,20 +91,27 @@ struct Machine::Impl final : FootprintSink {
     return stacks.stack_size() - std::min<uintptr_t>(64 * 1024, stacks.stack_size() / 4);
   }
   /** Native stack a call level is allowed (call_depth_limit): more than either interpreter uses
-   *  for a call (about 560-800 bytes in a plain build); AddressSanitizer's frames, with their
-   *  redzones, take several times that (2.6-4 KiB a level measured), so a sanitized build
-   *  allows a level more, and its depths, the same under both interpreters, are smaller. */
+   *  for a call (about 560-800 bytes in an optimized build); AddressSanitizer's frames, with their
+   *  redzones, take several times that (2.6-4 KiB a level measured), and an unoptimized build's
+   *  up to 1.7 KiB, so those builds allow a level more, and their depths, the same under both
+   *  interpreters, are smaller. */
 #if defined(__SANITIZE_ADDRESS__)
-  static constexpr uintptr_t kStackPerCall = 8 * 1024;
+  static constexpr bool kAddressSanitized = true;
 #elif defined(__has_feature)
 #if __has_feature(address_sanitizer)
-  static constexpr uintptr_t kStackPerCall = 8 * 1024;
+  static constexpr bool kAddressSanitized = true;
 #else
-  static constexpr uintptr_t kStackPerCall = 1536;
+  static constexpr bool kAddressSanitized = false;
 #endif
 #else
-  static constexpr uintptr_t kStackPerCall = 1536;
+  static constexpr bool kAddressSanitized = false;
 #endif
+#if defined(__OPTIMIZE__)
+  static constexpr bool kOptimized = true;
+#else
+  static constexpr bool kOptimized = false;
+#endif
+  static constexpr uintptr_t kStackPerCall = kAddressSanitized ? 8 * 1024 : kOptimized ? 1536 : 4 * 1024;
   /** The deepest call nesting a thread may reach: the stack's room for calls at kStackPerCall a
    *  level. A count, so that where recursion ends depends on --stack-size only, not on the
    *  interpreter (whose frames differ in size); the room itself stays checked behind it
