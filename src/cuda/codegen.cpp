@@ -164,7 +164,9 @@ __device__ __forceinline__ __fl_u64 __fl_word(__half v) { return (__fl_u64)__hal
 )";
 
 std::string prelude(const Program& program) {
-  return std::string(kPrelude) + (uses_half(program) ? kHalfPrelude : "");
+  std::string text = kPrelude;
+  if (uses_half(program)) text += kHalfPrelude;
+  return text;
 }
 
 std::string parameter_list(const FunctionDecl& kernel) {

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <fmt/format.h>
 
 namespace fencelab {
 
@@ -176,7 +177,7 @@ std::optional<ExecutionResult> replay(Machine& machine, MemoryModel& model, cons
                                       EventObserver* observer, ReplayError& error) {
   const std::string running = mode_name(model.name(), machine.options().warp);
   if (token.model != running) {
-    error.message = "the token was made under model '" + token.model + "', not '" + running + "'";
+    error.message = fmt::format("the token was made under model '{}', not '{}'", token.model, running);
     return std::nullopt;
   }
   ReplayChoices choices(token.choices, token.awaits);
