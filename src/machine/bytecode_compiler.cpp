@@ -54,12 +54,34 @@ void FunctionCompiler::effect(const Expr& e) {
     --m_depth;
     return;
   }
-  if (const std::optional<Instr> fused = compound_with_constant(mark)) {
+  std::optional<Instr> fused = compound_with_constant(mark);
+  if (!fused) fused = increment_as_compound(mark);
+  if (fused) {
     m_code.resize(mark);
     emit(*fused, -1);
     return;
   }
   emit({.op = Opcode::Pop}, -1);
+}
+
+std::optional<Instr> FunctionCompiler::increment_as_compound(size_t mark) const {
+  if (here() - mark != 1 || m_code[mark].op != Opcode::IncrementSlot) return std::nullopt;
+  // Interpreter::incremented computes x + 1 (x - 1) in x's own type, as apply_binary; for an
+  // integer type that is its own promoted type (int, unsigned and wider: C++ [expr.pre.incr],
+  // [conv.prom]), that is what CompoundSlotConst's plain_integer_operation computes for
+  // `x += 1`, and it cannot fail. Narrower types and bool keep the general instruction.
+  const Instr& increment = m_code[mark];
+  const Unary& u = as<Unary>(*increment.node);
+  const Type& type = u.operand->type;
+  if (type.is_pointer() || !type.is_integer() || type.scalar == ScalarType::Bool || scalar_size(type.scalar) < 4)
+    return std::nullopt;
+  const bool up = u.op == UnaryOp::PreIncrement || u.op == UnaryOp::PostIncrement;
+  Instr fused = increment;
+  fused.op = Opcode::CompoundSlotConst;
+  fused.arg2 = uint32_t(up ? BinaryOp::Add : BinaryOp::Subtract);
+  fused.imm = word_from_int(1, type);
+  fused.type = &type;
+  return fused;
 }
 
 std::optional<Instr> FunctionCompiler::compound_with_constant(size_t mark) const {

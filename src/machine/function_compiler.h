@@ -85,6 +85,10 @@ private:
    *  (Const, CompoundSlotInteger) and a shift's count c is in range: computed as apply_binary
    *  would, it cannot fail. */
   std::optional<Instr> compound_with_constant(size_t mark) const;
+  /** The CompoundSlotConst (x += 1 or x -= 1) that does what the code from `mark` (an
+   *  expression statement) and its Pop do, where that code is ++ or -- on an integer local
+   *  of int's rank or wider: the increment's value is not read. */
+  std::optional<Instr> increment_as_compound(size_t mark) const;
   /** Converts the value compiled from `mark` from `from` to `to`: a constant is converted now
    *  (convert_word is a function of the word and the types alone). */
   void convert(size_t mark, const Type& from, const Type& to);
