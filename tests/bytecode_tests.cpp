@@ -5,6 +5,7 @@
 // use each construct the compiler handles and each it hands back to the AST, on generated
 // litmus kernels, and on generated kernels with control flow (program_generator.h).
 #include "bytecode_helpers.h"
+#include "machine/bytecode.h"
 #include "litmus_generator.h"
 #include "machine_helpers.h"
 #include "program_generator.h"
@@ -490,4 +491,34 @@ TEST_CASE("bytecode: generated stackless kernels run stackless as on fibers and 
     REQUIRE(Machine(*compiled->program, options).runs_stackless());
     check_same(*compiled->program, 40, options, 1, {"sc", "gpu"});
   }
+}
+
+namespace {
+
+/** `a c b` as the C++ operators say, on words of either signedness. */
+template <class Int> bool reference_comparison(Comparison c, Int a, Int b) {
+  switch (c) {
+  case Comparison::Less: return a < b;
+  case Comparison::LessEqual: return a <= b;
+  case Comparison::Greater: return a > b;
+  case Comparison::GreaterEqual: return a >= b;
+  case Comparison::Equal: return a == b;
+  case Comparison::NotEqual: return a != b;
+  }
+  return false;
+}
+
+} // namespace
+
+TEST_CASE("bytecode: CompareJump's comparison agrees with the operators on every order and sign", "[bytecode]") {
+  const std::vector<uint64_t> words = {0, 1, 2, 0x7fffffffffffffffull, 0x8000000000000000ull, ~uint64_t{0},
+                                       ~uint64_t{0} - 1, 0x80000000ull, 0xffffffff80000000ull};
+  for (const Comparison c : {Comparison::Less, Comparison::LessEqual, Comparison::Greater, Comparison::GreaterEqual,
+                             Comparison::Equal, Comparison::NotEqual})
+    for (const uint64_t a : words)
+      for (const uint64_t b : words) {
+        INFO(fmt::format("comparison {} a {:#x} b {:#x}", int(c), a, b));
+        CHECK(compare_words(uint8_t(c), a, b) == reference_comparison<uint64_t>(c, a, b));
+        CHECK(compare_words(uint8_t(c) | kSignedCompare, a, b) == reference_comparison<int64_t>(c, int64_t(a), int64_t(b)));
+      }
 }
