@@ -244,6 +244,47 @@ __global__ void k(int* out) {
              1);
 }
 
+TEST_CASE("bytecode: ++ and -- as statements on integer locals, each width, wrapping, as the AST does them",
+          "[bytecode]") {
+  // Locals of int's rank or wider become CompoundSlotConst (x += 1, x -= 1:
+  // FunctionCompiler::increment_as_compound), at both ends of their ranges; narrower ones,
+  // pointers and an increment whose value is read keep IncrementSlot (++ on bool is not C++17).
+  // An observed local (one thread's) records its last value.
+  check_text(R"(
+//@ launch grid=1 block=2
+//@ arg out: long long[10] = zeros
+//@ observe out[0] out[1] out[2] out[3] out[4] out[5] out[6] out[7] out[8] out[9] k.o
+__global__ void k(long long* out) {
+  int t = threadIdx.x;
+  int i = 2147483646 + t;
+  unsigned u = 1u - t;
+  long long l = -9223372036854775807ll - t;
+  unsigned long long ul = 18446744073709551614ull + t;
+  char c = 126 + t;
+  short h = -32767 - t;
+  unsigned char b = 254 + t;
+  int* p = (int*)out;
+  i++; ++i; u--; --u; u--; l--; --l; l++; ul++; ++ul; c++; ++c; h--; --h; b++; b++; p++;
+  for (int j = 0; j < 3; j++) i--;
+  for (unsigned k = 2; k > 0; k--) ul--;
+  int v = i++;
+  int w = --i;
+  out[0 + t] = i + (long long)u + v + w;
+  out[2 + t] = l ^ (long long)ul;
+  out[4 + t] = c + h + b;
+  out[6 + t] = p - (int*)out;
+  out[8 + t] = v - w;
+  if (t == 0) {
+    int o = 2147483647;
+    o++;
+    o--;
+    o--;
+  }
+}
+)",
+             1);
+}
+
 TEST_CASE("bytecode: comparisons of locals as conditions, each operator, signedness and width, as the AST "
           "does them",
           "[bytecode]") {
