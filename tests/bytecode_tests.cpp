@@ -10,6 +10,7 @@
 #include "machine_helpers.h"
 #include "program_generator.h"
 
+#include <compare>
 #include <fmt/format.h>
 #include <set>
 #include <sstream>
@@ -536,17 +537,12 @@ TEST_CASE("bytecode: generated stackless kernels run stackless as on fibers and 
 
 namespace {
 
-/** `a c b` as the C++ operators say, on words of either signedness. */
+/** `a c b` from the three-way comparison of `a` and `b` as Int (either signedness). */
 template <class Int> bool reference_comparison(Comparison c, Int a, Int b) {
-  switch (c) {
-  case Comparison::Less: return a < b;
-  case Comparison::LessEqual: return a <= b;
-  case Comparison::Greater: return a > b;
-  case Comparison::GreaterEqual: return a >= b;
-  case Comparison::Equal: return a == b;
-  case Comparison::NotEqual: return a != b;
-  }
-  return false;
+  const std::strong_ordering order = a <=> b;
+  const bool less = order == std::strong_ordering::less, equal = order == std::strong_ordering::equal;
+  const bool holds[] = {less, less || equal, !less && !equal, !less, equal, !equal}; // in Comparison's order
+  return holds[size_t(c)];
 }
 
 } // namespace
