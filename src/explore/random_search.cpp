@@ -204,16 +204,16 @@ void search_in_parallel(const Searcher& s, uint32_t jobs, OutcomeTable& table, E
       const Searcher mine{machine, *model, checkers ? &*checkers : nullptr, s.model_name, s.options, &stop};
       JobProgress& counts = progress[index];
       for (uint64_t chunk; (chunk = next_chunk.fetch_add(1)) < chunks && !stop.load(std::memory_order_relaxed);) {
-        // Collected here and moved into `parts` when done: the jobs run neighbouring chunks at
-        // once, and the counts an execution bumps would share cache lines with the next
-        // chunk's table, which its job reads at every execution (false sharing).
-        ChunkResult mine_now;
-        run_chunk(mine, chunk, mine_now, [&](size_t depth) {
+        // Collected apart and moved into `parts` when done: the jobs run neighbouring chunks at
+        // once, and in `parts` the counts an execution bumps would share cache lines with the
+        // next chunk's table, which another job reads at every execution.
+        ChunkResult collected;
+        run_chunk(mine, chunk, collected, [&](size_t depth) {
           counts.depth.store(depth, std::memory_order_relaxed);
           counts.executions.store(counts.executions.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
           return stop.load(std::memory_order_relaxed);
         });
-        parts[chunk] = std::move(mine_now);
+        parts[chunk] = std::move(collected);
       }
     } catch (...) {
       std::lock_guard lock(mutex);
