@@ -18,13 +18,14 @@ static uint64_t xorshift(uint64_t x) {
 }
 
 int main(int argc, char** argv) {
-  if (argc < 3 || (strcmp(argv[1], "cache") == 0 && argc < 4)) {
+  const int registers = argc == 3 && strcmp(argv[1], "registers") == 0;
+  if (!registers && !(argc == 4 && strcmp(argv[1], "cache") == 0)) {
     fprintf(stderr, "usage: host_ceiling registers ROUNDS | host_ceiling cache READS KIB\n");
     return 2;
   }
   const long rounds = atol(argv[2]);
   uint64_t sum = 0;
-  if (strcmp(argv[1], "registers") == 0) {
+  if (registers) {
     uint64_t a = 1, b = 2, c = 3, d = 4;
     for (long i = 0; i < rounds; ++i) {
       a = a * 6364136223846793005ull + 1;
