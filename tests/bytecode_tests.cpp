@@ -245,6 +245,48 @@ __global__ void k(int* out) {
              1);
 }
 
+TEST_CASE("bytecode: division and remainder by constants, each width and sign, as the AST does them",
+          "[bytecode]") {
+  // A constant divisor that is neither 0 nor a signed -1 compiles to IntegerBinary
+  // (FunctionCompiler::divides_without_error): truncation toward zero, negative dividends and
+  // divisors (a cast of a literal is one constant; `-3` is a negation, not one), INT_MIN and
+  // LLONG_MIN, promoted chars, unsigned words above 2^31. Divisors of -1 (INT_MIN / -1 wraps)
+  // and a variable one keep the general instruction; a variable 0 is thread 1's error.
+  check_text(R"(
+//@ launch grid=1 block=2
+//@ arg out: long long[16] = zeros
+//@ observe out[0] out[1] out[2] out[3] out[4] out[5] out[6] out[7] out[8] out[9] out[10] out[11]
+__global__ void k(long long* out) {
+  int t = threadIdx.x;
+  int v = -7 + 9 * t;
+  int m = -2147483647 - 1 + t;
+  unsigned u = 4294967295u - t;
+  long long l = -9223372036854775807ll - 1 + t;
+  unsigned long long ul = 18446744073709551615ull - t;
+  char c = -7 + 14 * t;
+  out[0 + t] = v / 2 + (v % 3) * 100 + (v / (int)4294967293u) * 10000 + (v % (int)4294967292u) * 1000000;
+  out[2 + t] = m / 2 + m % 7 + m / (int)4294967294u + m / (int)4294967295u + m % (int)4294967295u;
+  out[4 + t] = u / 3u + u % 5u + u / 4294967295u;
+  out[6 + t] = l / 2 + l % 10 + (l + 1) / (long long)18446744073709551609ull +
+               l % (long long)18446744073709551615ull + l / (long long)18446744073709551615ull;
+  out[8 + t] = (long long)(ul / 3ull + ul % 1000ull) + c / 2 + c % 2;
+  int d = 1 - t;
+  out[10 + t] = 100 / (d + 2);
+}
+)",
+             1);
+  check_text(R"(
+//@ launch grid=1 block=2
+//@ arg out: int[2] = zeros
+//@ observe out[0] out[1]
+__global__ void k(int* out) {
+  int d = 1 - threadIdx.x;
+  out[threadIdx.x] = 100 / 4 + 100 % d;
+}
+)",
+             1);
+}
+
 TEST_CASE("bytecode: ++ and -- as statements on integer locals, each width, wrapping, as the AST does them",
           "[bytecode]") {
   // Locals of int's rank or wider become CompoundSlotConst (x += 1, x -= 1:

@@ -33,3 +33,25 @@ TEST_CASE("integer conversions: the inline path of convert_word agrees with the 
                      Type::of(ScalarType::UInt)) == 0xffffffffu);
   CHECK(convert_word(0x100000005ull, Type::of(ScalarType::LongLong), Type::of(ScalarType::Int)) == 5);
 }
+
+TEST_CASE("integer conversions: extend_integer keeps the low bytes, extended by their sign or by zeros", "[types]") {
+  // Against the definition, bit by bit: bits below 8 * size are raw's, those above are the top
+  // kept bit (signed) or 0 (unsigned).
+  const uint64_t raw[] = {0, 1, 0x7f, 0x80, 0xff, 0x7fff, 0x8000, 0xffff, 0x7fffffff, 0x80000000, 0xffffffff,
+                          0x123456789abcdef0, 0x8000000000000000, 0xfedcba9876543210, 0xffffffffffffffff};
+  for (const uint64_t r : raw) {
+    for (const uint32_t size : {1u, 2u, 4u, 8u}) {
+      for (const bool is_signed : {false, true}) {
+        const unsigned bits = size * 8;
+        const bool top = (r >> (bits - 1)) & 1;
+        uint64_t expected = 0;
+        for (unsigned bit = 0; bit < 64; ++bit) {
+          const bool set = bit < bits ? ((r >> bit) & 1) != 0 : is_signed && top;
+          if (set) expected |= uint64_t{1} << bit;
+        }
+        INFO(r << " size " << size << (is_signed ? " signed" : " unsigned"));
+        CHECK(extend_integer(r, size, is_signed) == expected);
+      }
+    }
+  }
+}

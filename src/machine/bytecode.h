@@ -44,7 +44,9 @@ enum class Opcode : uint8_t {
   BuiltinVariable, ///< push threadIdx.x and friends (`node`)
   Unary,        ///< apply `node`'s arithmetic unary operator to the top
   Binary,       ///< pop b, a: push `node`'s binary operator on them (arithmetic or pointers)
-  IntegerBinary, ///< pop b, a: push BinaryOp(`arg`), a plain one, on integers of `type` as `type2`
+  /** pop b, a: push BinaryOp(`arg`), a plain one or a division or remainder by a constant that
+   *  cannot fail (FunctionCompiler::divides_without_error), on integers of `type` as `type2` */
+  IntegerBinary,
   Convert,      ///< convert the top from `type` to `type2`; `arg` kIntegerConversion: between
                 ///< integers, to `arg2`'s size (bytes), signed if it has kSignedTarget
   IndexAddress, ///< pop the index, then the base: push &base[index] (`node`, an Index); `arg`

@@ -391,16 +391,34 @@ bool FunctionCompiler::compile_binary(const Binary& e) {
     emit({.op = Opcode::Pop}, -1);
     value(*e.rhs);
     return true;
-  default:
+  default: {
     value(*e.lhs);
+    const size_t rhs_mark = here();
     value(*e.rhs);
-    if (is_plain_integer_operator(e.op) && e.lhs->type.is_integer() && !e.lhs->type.is_pointer() &&
-        !e.rhs->type.is_pointer())
+    const bool rhs_constant = here() - rhs_mark == 1 && m_code[rhs_mark].op == Opcode::Const;
+    if ((is_plain_integer_operator(e.op) && e.lhs->type.is_integer() && !e.lhs->type.is_pointer() &&
+         !e.rhs->type.is_pointer()) ||
+        (rhs_constant && divides_without_error(e, m_code[rhs_mark].imm)))
       emit({.op = Opcode::IntegerBinary, .arg = uint32_t(e.op), .type = &e.lhs->type, .type2 = &e.type}, -1);
     else
       emit({.op = Opcode::Binary, .node = &e}, -1);
     return true;
   }
+  }
+}
+
+bool FunctionCompiler::divides_without_error(const Binary& e, Word divisor) {
+  // `n / 2`, `i % 32`: a division or remainder of integers whose divisor, the rhs compiled to
+  // that one constant, is neither 0 (an error) nor -1 of a signed type (INT_MIN / -1
+  // overflows): integer_binary's path without its checks (plain_integer_operation). Both
+  // operands have the computation type (sema's usual arithmetic conversions), so does the result.
+  if (e.op != BinaryOp::Divide && e.op != BinaryOp::Remainder) return false;
+  const Type& type = e.lhs->type;
+  if (type.is_pointer() || !type.is_integer() || type.scalar == ScalarType::Bool ||
+      !e.rhs->type.same_unqualified(type) || !e.type.same_unqualified(type))
+    return false;
+  const Word canonical = canonical_word(divisor, type);
+  return canonical != 0 && !(type.is_signed() && int64_t(canonical) == -1);
 }
 
 void Bytecode::compile(const FunctionDecl& kernel, const CompileQueries& queries) {

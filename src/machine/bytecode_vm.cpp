@@ -222,7 +222,9 @@ bool Interpreter::execute(const CompiledFunction& function, Word* stack, uint32_
       break;
     case Opcode::IntegerBinary:
       --sp;
-      sp[-1] = plain_integer_operation(BinaryOp(i.arg), sp[-1], sp[0], *i.type, *i.type2);
+      sp[-1] = BinaryOp(i.arg) == BinaryOp::Divide || BinaryOp(i.arg) == BinaryOp::Remainder
+                   ? division_without_error(BinaryOp(i.arg), sp[-1], sp[0], *i.type)
+                   : plain_integer_operation(BinaryOp(i.arg), sp[-1], sp[0], *i.type, *i.type2);
       break;
     case Opcode::Convert:
       sp[-1] = i.arg == kIntegerConversion ? extend_integer(sp[-1], i.arg2 & kTargetSize, (i.arg2 & kSignedTarget) != 0)

@@ -111,6 +111,9 @@ private:
   bool compile_name(const NameRef& e);
   bool compile_unary(const Unary& e);
   bool compile_binary(const Binary& e);
+  /** Whether `e` is a division or remainder of integers by the constant `divisor` that cannot
+   *  fail, which IntegerBinary then computes. */
+  static bool divides_without_error(const Binary& e, Word divisor);
 
   // Statements -------------------------------------------------------------------------------
 

@@ -47,6 +47,10 @@ struct ResidentBlock {
    *  exited. Kept at arrival and exit, so that a release finds its participants, in slot
    *  order, without reading every thread's status (a cold line each in a large grid). */
   std::vector<uint64_t> waiting_bits, exited_bits;
+  /** The same bits for the waiting threads whose arrival was quiet (SimThread::barrier_quiet),
+   *  so that a release tells a quiet round without reading every participant's SimThread
+   *  before its prefetching pass (a cold line each in a large grid). */
+  std::vector<uint64_t> quiet_bits;
   uint32_t predicates_set = 0; ///< waiting threads whose __syncthreads_count/and/or predicate is non-zero
   uint32_t last_round_size = 0; ///< participants of its previous barrier release
   /** Its previous release ended a quiet round (Machine::Impl::barrier_loop_detected), and every
@@ -342,7 +346,9 @@ struct Machine::Impl final : FootprintSink {
     ResidentBlock& block = blocks[thread.ref.block_slot];
     touch(ObjectId::arrival(thread.ref.slot.value), true);
     ++block.arrived;
-    block.waiting_bits[thread.index_in_block / 64] |= uint64_t(1) << (thread.index_in_block % 64);
+    const uint64_t bit = uint64_t(1) << (thread.index_in_block % 64);
+    block.waiting_bits[thread.index_in_block / 64] |= bit;
+    if (thread.barrier_quiet) block.quiet_bits[thread.index_in_block / 64] |= bit;
     if (thread.barrier_predicate) ++block.predicates_set;
     if (block.arrived == block.live) block_work.push_back({BlockWork::Kind::ReleaseBarrier, thread.ref.block_slot});
   }
@@ -447,7 +453,7 @@ struct Machine::Impl final : FootprintSink {
                       RuntimeErrorKind kind = RuntimeErrorKind::Other);
   /** Whether this release repeats the block's previous one with nothing changed, which makes
    *  the block loop forever; stops the execution if so, or past max_barrier_rounds. */
-  bool barrier_loop_detected(ResidentBlock& block, const std::vector<ThreadRef>& participants);
+  bool barrier_loop_detected(ResidentBlock& block, const std::vector<ThreadRef>& participants, bool all_quiet);
   /** A barrier's arrival, up to the switch: whether it is quiet (SimThread::barrier_quiet),
    *  and the event. */
   void arrive_at_barrier(SimThread& thread, SourceRange range);

@@ -98,4 +98,15 @@ inline Word plain_integer_operation(BinaryOp op, Word a, Word b, const Type& typ
   }
 }
 
+/** A division or remainder of two integers of `type` (not bool, not a pointer), the result of
+ *  that type too, by a divisor `b` that is neither 0 nor -1 of a signed type (the bytecode
+ *  compiler finds it constant: FunctionCompiler::divides_without_error): integer_binary's
+ *  result without its checks, truncated toward zero (C++20 [expr.mul]). */
+inline Word division_without_error(BinaryOp op, Word a, Word b, const Type& type) {
+  const bool is_signed = scalar_is_signed(type.scalar);
+  const Word raw = op == BinaryOp::Divide ? (is_signed ? Word(int64_t(a) / int64_t(b)) : a / b)
+                                          : (is_signed ? Word(int64_t(a) % int64_t(b)) : a % b);
+  return extend_integer(raw, scalar_size(type.scalar), is_signed);
+}
+
 } // namespace fencelab

@@ -127,14 +127,14 @@ bool word_is_true(Word value, const Type& type);
 /** Prints a word as the kernel language would write it: 10, 4294967295u style is not used. */
 std::string format_word(Word value, const Type& type);
 
-/** The low `size` bytes of `raw`, sign- or zero-extended to 64 bits: an integer's canonical word. */
+/** The low `size` bytes of `raw` (size 1 to 8), sign- or zero-extended to 64 bits: an
+ *  integer's canonical word. Its low bytes moved to the top and shifted back, arithmetically
+ *  where signed (C++20 [expr.shift]: a right shift of a negative value keeps its sign): three
+ *  instructions, where masking and testing the sign bit took nine (callgrind, tree reduction). */
 inline Word extend_integer(uint64_t raw, uint32_t size, bool is_signed) {
   if (size >= 8) return raw;
-  const unsigned bits = size * 8;
-  const uint64_t mask = (uint64_t{1} << bits) - 1;
-  uint64_t value = raw & mask;
-  if (is_signed && (value >> (bits - 1)) != 0) value |= ~mask;
-  return value;
+  const unsigned unused = 64 - size * 8;
+  return is_signed ? Word(int64_t(raw << unused) >> unused) : (raw << unused) >> unused;
 }
 
 // Inline: the interpreter converts nearly every value it reads or writes, mostly from one
