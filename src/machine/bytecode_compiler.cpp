@@ -410,7 +410,7 @@ bool FunctionCompiler::compile_binary(const Binary& e) {
 bool FunctionCompiler::divides_without_error(const Binary& e, Word divisor) {
   // `n / 2`, `i % 32`: a division or remainder of integers whose divisor, the rhs compiled to
   // that one constant, is neither 0 (an error) nor -1 of a signed type (INT_MIN / -1
-  // overflows): integer_binary's path without its checks (plain_integer_operation). Both
+  // overflows): integer_binary's result without its checks (division_without_error). Both
   // operands have the computation type (sema's usual arithmetic conversions), so does the result.
   if (e.op != BinaryOp::Divide && e.op != BinaryOp::Remainder) return false;
   const Type& type = e.lhs->type;
