@@ -1,5 +1,7 @@
 // Conversions between integer types (frontend/types.h): convert_word's inline path against the
-// general one, which every other conversion takes.
+// general one, which every other conversion takes; and the inline integer operations the bytecode
+// uses in place of apply_binary (frontend/operators.h).
+#include "fencelab/frontend/operators.h"
 #include "fencelab/frontend/types.h"
 
 #include <catch2/catch.hpp>
@@ -51,6 +53,35 @@ TEST_CASE("integer conversions: extend_integer keeps the low bytes, extended by 
         }
         INFO(r << " size " << size << (is_signed ? " signed" : " unsigned"));
         CHECK(extend_integer(r, size, is_signed) == expected);
+      }
+    }
+  }
+}
+
+TEST_CASE("integer division: division_without_error agrees with apply_binary wherever it may be used",
+          "[types]") {
+  // The bytecode's path for a constant divisor (FunctionCompiler::divides_without_error) against
+  // the general one, for every integer type but bool, on each type's extremes and values around
+  // them as dividends, and every such divisor that is neither 0 nor a signed -1.
+  const ScalarType integers[] = {ScalarType::Char,  ScalarType::UChar, ScalarType::Short,    ScalarType::UShort,
+                                 ScalarType::Int,   ScalarType::UInt,  ScalarType::Long,     ScalarType::ULong,
+                                 ScalarType::LongLong, ScalarType::ULongLong};
+  const uint64_t raw[] = {0, 1, 2, 3, 7, 0x7f, 0x80, 0xff, 0x7fff, 0x8000, 0xffff, 0x7fffffff, 0x80000000, 0xffffffff,
+                          0x7fffffffffffffff, 0x8000000000000000, 0xfffffffffffffff9, 0xfffffffffffffffe,
+                          0xffffffffffffffff};
+  for (const ScalarType scalar : integers) {
+    const Type type = Type::of(scalar);
+    for (const uint64_t a_raw : raw) {
+      for (const uint64_t b_raw : raw) {
+        const Word a = canonical_word(a_raw, type), b = canonical_word(b_raw, type);
+        if (b == 0 || (type.is_signed() && int64_t(b) == -1)) continue;
+        for (const BinaryOp op : {BinaryOp::Divide, BinaryOp::Remainder}) {
+          ArithmeticError error = ArithmeticError::None;
+          const Word expected = apply_binary(op, a, b, type, type, type, error);
+          INFO(scalar_spelling(scalar) << (op == BinaryOp::Divide ? " / " : " % ") << a << ", " << b);
+          REQUIRE(error == ArithmeticError::None);
+          CHECK(division_without_error(op, a, b, type) == expected);
+        }
       }
     }
   }
