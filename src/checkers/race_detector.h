@@ -24,6 +24,7 @@
 #include "fencelab/machine/events.h"
 #include "fencelab/program/program.h"
 #include "fencelab/support/flat_map.h"
+#include "fencelab/support/huge_pages.h"
 #include "shadow_memory.h"
 #include "vector_clock.h"
 
@@ -229,7 +230,7 @@ private:
   std::vector<uint64_t> m_dense_epochs; ///< the execution each state is of (0: none)
   uint64_t m_epoch = 1;
   std::vector<BarrierClocks> m_dense_barrier_clocks; ///< a small grid's, by block
-  std::vector<ThreadState> m_block_states;    ///< chunks of m_threads_per_block states
+  std::vector<ThreadState, HugePageAllocator<ThreadState>> m_block_states; ///< chunks of m_threads_per_block states
   std::vector<BarrierClocks> m_chunk_barrier_clocks; ///< a large grid's, by chunk
   /** The next block barrier's generation (unique within an execution; threads' states and
    *  their blocks' barrier clocks begin each execution anew). */

@@ -7,6 +7,7 @@
 #include "fencelab/machine/machine.h"
 #include "fencelab/machine/pointer.h"
 #include "fencelab/support/flat_map.h"
+#include "fencelab/support/huge_pages.h"
 #include "bytecode.h"
 #include "fiber_stack.h"
 #include "memory_layout.h"
@@ -137,7 +138,7 @@ struct Machine::Impl final : FootprintSink {
   MemoryModel* model = nullptr;
   ChoiceSource* choices = nullptr;
   EventObserver* observer = nullptr;
-  std::vector<SimThread> threads;     ///< indexed by ThreadSlot
+  std::vector<SimThread, HugePageAllocator<SimThread>> threads; ///< indexed by ThreadSlot
   std::vector<ResidentBlock> blocks;  ///< indexed by block slot
   uint64_t next_block = 0;
   uint64_t events = 0;

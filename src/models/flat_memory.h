@@ -5,6 +5,7 @@
 #include "fencelab/frontend/types.h"
 #include "fencelab/machine/atomic_update.h"
 #include "fencelab/machine/location.h"
+#include "fencelab/support/huge_pages.h"
 #include "store_ids.h"
 
 #include <span>
@@ -19,7 +20,7 @@ public:
   }
   void init_instance(uint32_t instance, std::span<const Word> initial) {
     if (instance >= m_cells.size()) m_cells.resize(instance + 1);
-    std::vector<Cell>& cells = m_cells[instance];
+    auto& cells = m_cells[instance];
     if (initial.size() > 8) {
       cells.resize(initial.size());
       for (size_t i = 0; i < initial.size(); ++i) cells[i] = Cell{initial[i], 0};
@@ -56,7 +57,8 @@ private:
     Word value = 0;
     uint64_t writer = 0;
   };
-  std::vector<std::vector<Cell>> m_cells; ///< per instance, per element
+  /** Per instance, per element; a large input on huge pages (huge_pages.h). */
+  std::vector<std::vector<Cell, HugePageAllocator<Cell>>> m_cells;
 };
 
 } // namespace fencelab

@@ -4,6 +4,7 @@
 #include "fencelab/frontend/types.h"
 #include "fencelab/machine/ids.h"
 #include "fencelab/machine/location.h"
+#include "fencelab/support/huge_pages.h"
 
 #include <cstdint>
 #include <span>
@@ -36,7 +37,7 @@ public:
    *  always, like ShadowMemory::prefetch, which says why. */
   [[gnu::always_inline]] void prefetch(Location location) const {
     if (location.instance >= m_initial.size()) return;
-    const std::vector<Word>& initial = m_initial[location.instance];
+    const auto& initial = m_initial[location.instance];
     if (location.index < initial.size()) __builtin_prefetch(&initial[location.index]);
     if (location.instance < m_stores.size() && m_stores[location.instance].dense &&
         location.index < m_stores[location.instance].by_index.size())
@@ -91,7 +92,8 @@ private:
   const LocationStores* find(Location location) const {
     return location.instance < m_stores.size() ? m_stores[location.instance].find(location.index) : nullptr;
   }
-  std::vector<std::vector<Word>> m_initial; ///< per instance
+  /** Per instance; a large input on huge pages (huge_pages.h). */
+  std::vector<std::vector<Word, HugePageAllocator<Word>>> m_initial;
   std::vector<InstanceStores> m_stores;
 };
 
