@@ -21,10 +21,10 @@ void* map_huge_page_memory(size_t bytes) {
   void* mapped = ::mmap(nullptr, size + kHugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (mapped == MAP_FAILED) throw std::bad_alloc();
   const uintptr_t start = reinterpret_cast<uintptr_t>(mapped);
-  const uintptr_t aligned = (start + kHugePage - 1) & ~uintptr_t(kHugePage - 1);
+  const uintptr_t aligned = round_up_to_huge_page(start);
+  // The head is empty where mmap happened to align; the tail never is (head + tail = kHugePage).
   if (aligned > start) ::munmap(mapped, aligned - start);
-  const uintptr_t end = start + size + kHugePage;
-  if (end > aligned + size) ::munmap(reinterpret_cast<void*>(aligned + size), end - (aligned + size));
+  ::munmap(reinterpret_cast<void*>(aligned + size), kHugePage - (aligned - start));
   // Advice only: where the kernel has no transparent huge pages the memory is plain pages.
   ::madvise(reinterpret_cast<void*>(aligned), size, MADV_HUGEPAGE);
   return reinterpret_cast<void*>(aligned);

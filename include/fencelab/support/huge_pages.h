@@ -18,8 +18,9 @@
 namespace fencelab {
 
 /** Allocations at least this large are mapped on their own, 2 MiB-aligned, and advised as
- *  huge pages; smaller ones come from operator new. Half a huge page: a mapping's untouched
- *  tail costs no memory, so an allocation never makes more resident than its own size. */
+ *  huge pages; smaller ones come from operator new. Half a huge page: the last huge page an
+ *  allocation touches is resident whole, so at worst it makes twice its own size resident (a
+ *  mapping's untouched huge pages cost nothing). */
 constexpr size_t kHugePageThreshold = size_t{1} << 20;
 
 /** `bytes` (at least kHugePageThreshold) of zeroed memory aligned to 2 MiB and advised as huge
