@@ -11,6 +11,7 @@
 #include "fencelab/explore/exploration.h"
 
 #include "fencelab/explore/search_control.h"
+#include "fencelab/support/huge_pages.h"
 #include "outcome_table.h"
 
 #include <algorithm>
@@ -33,43 +34,55 @@ uint64_t chunk_seed(uint64_t seed, uint64_t chunk) {
   return mix.next();
 }
 
-/** The decisions of an execution, in pieces of a fixed size kept from one execution to the
- *  next: an execution of millions of decisions (a large grid) grows them without copying
- *  what it has and without faulting in the pages of each larger buffer (a vector doubling its
- *  way to 21 MB for the 2^20-thread reduction cost a tenth of the run). */
+/** The decisions of an execution, in pieces kept from one execution to the next: an execution
+ *  of millions of decisions (a large grid) grows them without copying what it has (a vector
+ *  doubling its way to 21 MB for the 2^20-thread reduction cost a tenth of the run). The first
+ *  piece is small, for the many short executions of a litmus test; the later ones are large
+ *  enough to lie on huge pages (huge_pages.h): on 4 KiB pages, faulting in the 2^20-thread
+ *  reduction's 21 MB of decisions took some 5,000 page faults, 3% of its run on the 2-core
+ *  development machine (perf). */
 class Decisions {
 public:
   void push_back(uint32_t decision) {
-    if (m_last == nullptr || m_last->size() == kPiece) next_piece();
+    if (m_last == nullptr || m_last->size() == m_last->capacity()) next_piece();
     m_last->push_back(decision);
   }
-  size_t size() const { return m_last == nullptr ? 0 : m_full * kPiece + m_last->size(); }
-  bool empty() const { return size() == 0; }
+  size_t size() const {
+    if (m_last == nullptr) return 0;
+    size_t n = 0;
+    for (size_t i = 0; i <= m_full; ++i) n += m_pieces[i].size();
+    return n;
+  }
+  bool empty() const { return m_last == nullptr || (m_full == 0 && m_last->empty()); }
   /** Empty, keeping the pieces' memory. */
   void clear() {
     for (size_t i = 0; i <= m_full && i < m_pieces.size(); ++i) m_pieces[i].clear();
     m_full = 0;
     m_last = nullptr;
   }
-  /** All of them in one vector (a witness's). */
+  /** All of them in one vector (a witness's), itself on huge pages where it is large. */
   std::vector<uint32_t> joined() const {
     std::vector<uint32_t> all;
     all.reserve(size());
+    advise_huge_pages(all.data(), all.capacity() * sizeof(uint32_t));
     if (m_last != nullptr)
       for (size_t i = 0; i <= m_full; ++i) all.insert(all.end(), m_pieces[i].begin(), m_pieces[i].end());
     return all;
   }
 
 private:
-  static constexpr size_t kPiece = size_t(1) << 16;
+  using Piece = std::vector<uint32_t, HugePageAllocator<uint32_t>>;
+  static constexpr size_t kFirstPiece = size_t(1) << 16;                     ///< 256 KiB
+  static constexpr size_t kLaterPiece = (size_t(4) << 20) / sizeof(uint32_t); ///< 4 MiB, two huge pages
+  static_assert(kLaterPiece * sizeof(uint32_t) >= kHugePageThreshold);
   void next_piece() {
     if (m_last != nullptr) ++m_full;
-    if (m_full == m_pieces.size()) m_pieces.emplace_back().reserve(kPiece);
+    if (m_full == m_pieces.size()) m_pieces.emplace_back().reserve(m_full == 0 ? kFirstPiece : kLaterPiece);
     m_last = &m_pieces[m_full];
   }
-  std::vector<std::vector<uint32_t>> m_pieces;
-  size_t m_full = 0;                    ///< pieces before the last in use, all full
-  std::vector<uint32_t>* m_last = nullptr; ///< the piece in use (none: no decision yet)
+  std::vector<Piece> m_pieces;
+  size_t m_full = 0;       ///< pieces before the last in use, all full
+  Piece* m_last = nullptr; ///< the piece in use (none: no decision yet)
 };
 
 class RandomChoices final : public InterruptibleChoices {

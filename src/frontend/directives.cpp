@@ -425,6 +425,7 @@ void DirectiveReader::read_buffer(Parser& parser, const DirectiveLine& line, con
       if (!value || !parser.expect(TokenKind::RightParen, "')'")) return;
       start = *value;
     }
+    buffer.initial_values.reserve(size_t(*length));
     for (int64_t i = 0; i < *length; ++i)
       buffer.initial_values.push_back(stored(word_from_int(start + i, buffer.type_of_element(uint32_t(i))), i));
   } else if (word == "random") {
@@ -437,6 +438,7 @@ void DirectiveReader::read_buffer(Parser& parser, const DirectiveLine& line, con
     if (*high < *low) return parser.error(init.range, "random: the maximum is below the minimum");
     uint64_t state = uint64_t(*seed);
     const uint64_t span = uint64_t(*high) - uint64_t(*low) + 1; // 0 means the full 64-bit range
+    buffer.initial_values.reserve(size_t(*length));
     for (int64_t i = 0; i < *length; ++i) {
       const uint64_t draw = splitmix64_next(state);
       buffer.initial_values.push_back(stored(

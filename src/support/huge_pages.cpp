@@ -34,4 +34,17 @@ void unmap_huge_page_memory(void* memory, size_t bytes) noexcept {
   ::munmap(memory, round_up_to_huge_page(bytes));
 }
 
+void advise_huge_pages(void* memory, size_t bytes) noexcept {
+#if defined(FENCELAB_SANITIZED)
+  (void)memory;
+  (void)bytes;
+#else
+  if (memory == nullptr || bytes < kHugePageThreshold) return;
+  // madvise takes whole pages; only whole huge pages can be backed by one.
+  const uintptr_t begin = round_up_to_huge_page(reinterpret_cast<uintptr_t>(memory));
+  const uintptr_t end = (reinterpret_cast<uintptr_t>(memory) + bytes) & ~(kHugePage - 1);
+  if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+#endif
+}
+
 } // namespace fencelab

@@ -28,6 +28,10 @@ constexpr size_t kHugePageThreshold = size_t{1} << 20;
 void* map_huge_page_memory(size_t bytes);
 /** Unmaps what map_huge_page_memory(bytes) returned. */
 void unmap_huge_page_memory(void* memory, size_t bytes) noexcept;
+/** Advises the whole huge pages inside [memory, memory + bytes) as huge pages, where that range
+ *  is at least kHugePageThreshold and not yet touched (memory from elsewhere: a large vector
+ *  about to be filled); a hint that changes no contents. Nothing under the sanitizers. */
+void advise_huge_pages(void* memory, size_t bytes) noexcept;
 
 /** A standard allocator that takes large allocations from map_huge_page_memory, for a vector
  *  that grows with the launch. Under the sanitizers, std::allocator throughout, so that they
