@@ -184,6 +184,25 @@ TEST_CASE("the same seed gives the same histogram", "[explore][random]") {
   for (size_t i = 0; i < a.outcomes.size(); ++i) CHECK(a.outcomes[i].witness.encode() == b.outcomes[i].witness.encode());
 }
 
+TEST_CASE("random executions of more decisions than the first piece of storage have witnesses that replay",
+          "[explore][random][replay]") {
+  // 512 threads of 200 stores each: about 100,000 decisions an execution, past the first 65,536
+  // (random_search.cpp, Decisions), and the outcome is whichever thread stored last. Three
+  // executions, so that the second and third reuse the pieces the first grew.
+  Kernel k = kernel_from_text(R"(
+//@ launch grid=2 block=256
+//@ observe last
+__device__ int last = -1;
+__global__ void k() { for (int i = 0; i < 200; ++i) last = blockIdx.x * 256 + threadIdx.x; }
+)");
+  auto model = create_model("sc");
+  const auto r = explore_random(*k.machine, *model, RandomOptions{3, 11});
+  REQUIRE(r.executions == 3);
+  REQUIRE_FALSE(r.outcomes.empty());
+  for (const OutcomeCount& o : r.outcomes) CHECK(o.witness.choices.size() > 65536);
+  check_witnesses_replay(k, *model, r);
+}
+
 TEST_CASE("random outcomes are a subset of exhaustive ones for every catalogue kernel explore finishes",
           "[explore][random][catalogue]") {
   std::map<std::string, size_t> finished;

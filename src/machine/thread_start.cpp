@@ -147,7 +147,10 @@ void Machine::Impl::run_stackless(SimThread& thread, bool start) {
       code.enter_frame(*definition_of(*program.launch.kernel), kernel_arguments, nullptr);
       thread.frames.back().code = stackless_kernel;
     }
-    if (!code.run_stackless(*stackless_kernel)) return; // stopped before a visible event or at a barrier
+    if (!code.run_stackless(*stackless_kernel)) { // stopped before a visible event or at a barrier
+      note_resumption_hint(thread);
+      return;
+    }
     code.leave_kernel_frame();
     thread.status = ThreadStatus::Done;
   });
