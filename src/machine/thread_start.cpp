@@ -148,7 +148,7 @@ void Machine::Impl::run_stackless(SimThread& thread, bool start) {
       thread.frames.back().code = stackless_kernel;
     }
     if (!code.run_stackless(*stackless_kernel)) { // stopped before a visible event or at a barrier
-      note_resumption_hint(thread);
+      if (prefetching) note_resumption_hint(thread); // only prefetches read the hints
       return;
     }
     code.leave_kernel_frame();
