@@ -196,7 +196,6 @@ const ExecutionResult& Machine::Impl::run(MemoryModel& the_model, ChoiceSource& 
     close_parked_fibers();
     threads.clear();
     threads.resize(thread_count);
-    resumption_hints.assign(thread_count, ResumptionHint{});
   }
   prefetching = options.prefetch_resumptions && thread_count >= kPrefetchFromThreads;
   blocks.resize(resident_limit);

@@ -294,9 +294,6 @@ struct Machine::Impl final : FootprintSink {
    *  model's: prefetches for the picks after it, resumes it, and learns what the pick did to
    *  the options (PickEffect). */
   void resume_predicting(uint32_t slot, uint32_t model_steps);
-  /** The slot of `thread`, one of `threads`, from its address: reading its SimThread could be
-   *  a miss. */
-  size_t slot_of(const SimThread& thread) const { return size_t(&thread - threads.data()); }
   /** The id of the thread in `slot`, found from its block without reading its SimThread. */
   ThreadId thread_id_of_slot(uint32_t slot) const {
     // A block's threads hold consecutive slots (admit_block). By shift and mask where the block
@@ -314,27 +311,6 @@ struct Machine::Impl final : FootprintSink {
   /** What the memory model and the observer keep for the location a stackless thread's
    *  pending access names (MemoryModel::prefetch_location, EventObserver::prefetch_location). */
   void prefetch_pending_location(const SimThread& thread) const;
-  /**
-   * Per thread slot, what prefetch_buffers and prefetch_pending_location need of a stackless
-   * thread, noted where it stops (run_stackless; `note_resumption_hint`): read from this dense
-   * array (32 bytes a slot, half a MiB at 16,384 resident threads, which the L2 cache holds)
-   * rather than from the thread's SimThread, whose line the prefetch a pick or eight
-   * participants earlier has often not brought in yet, so that reading it there stalled the
-   * scheduler on a miss (a quarter of release_barrier's samples and most of
-   * prefetch_predicted_picks's in a perf profile of the 2^20 reduction under sc). Hints only:
-   * a stale one (a slot's previous thread, an execution before) costs a useless prefetch,
-   * never a fault or a different result (prefetches never fault; the location prefetches
-   * check their bounds).
-   */
-  struct ResumptionHint {
-    const Word* slots_first = nullptr; ///< the slots' first word and ...
-    const Word* slots_last = nullptr;  ///< ... their last up to the 16th (prefetch_words)
-    const void* snapshots = nullptr;   ///< the read snapshots, where the thread has taken any
-    Location location{kNoHintLocation, 0}; ///< its pending load's, store's or atomic's
-  };
-  static constexpr uint32_t kNoHintLocation = UINT32_MAX;
-  std::vector<ResumptionHint, HugePageAllocator<ResumptionHint>> resumption_hints; ///< by ThreadSlot
-  void note_resumption_hint(const SimThread& thread);
   /** Before the i-th of `count` resumptions in a row, the j-th of which resumes the thread in
    *  slot `slot_at(j)`: prefetch_resumption kPrefetchAhead ahead, prefetch_buffers one ahead. */
   template <class SlotAt> void prefetch_before_resumption(size_t i, size_t count, SlotAt slot_at) const {

@@ -126,26 +126,14 @@ void Machine::Impl::prefetch_predicted_picks(uint32_t model_steps, uint32_t runn
 }
 
 void Machine::Impl::prefetch_pending_location(const SimThread& thread) const {
-  // A stackless thread stopped before an access noted where it lands (note_resumption_hint);
-  // the AST walker's threads keep it on their fibers' stacks.
-  if (stackless_kernel == nullptr) return;
-  const Location location = resumption_hints[slot_of(thread)].location;
-  if (location.instance == kNoHintLocation) return;
-  model->prefetch_location(location);
-  if (observer != nullptr) observer->prefetch_location(location);
-}
-
-void Machine::Impl::note_resumption_hint(const SimThread& thread) {
-  // Read here, where the thread has just run and its lines are in the caches.
-  ResumptionHint& hint = resumption_hints[slot_of(thread)];
-  const std::vector<Word>& slots = thread.slots;
-  hint.slots_first = slots.empty() ? nullptr : slots.data();
-  hint.slots_last = slots.empty() ? nullptr : slots.data() + std::min<size_t>(slots.size(), 16) - 1;
-  hint.snapshots = thread.spin_state_clean ? nullptr : &thread.last_snapshot;
+  // A stackless thread stopped before an access holds where it lands (bytecode_vm.cpp); the
+  // AST walker's threads keep it on their fibers' stacks. Its SimThread line was prefetched a
+  // pick ago, where that pick foresaw this one.
+  if (stackless_kernel == nullptr || thread.status != ThreadStatus::AtEvent) return;
   const EventKind kind = thread.pending.kind;
-  const bool access = thread.status == ThreadStatus::AtEvent &&
-                      (kind == EventKind::Load || kind == EventKind::Store || kind == EventKind::Atomic);
-  hint.location = access ? thread.pending_access.location : Location{kNoHintLocation, 0};
+  if (kind != EventKind::Load && kind != EventKind::Store && kind != EventKind::Atomic) return;
+  model->prefetch_location(thread.pending_access.location);
+  if (observer != nullptr) observer->prefetch_location(thread.pending_access.location);
 }
 
 void Machine::Impl::resume_predicting(uint32_t slot, uint32_t model_steps) {
@@ -161,21 +149,10 @@ void Machine::Impl::resume_predicting(uint32_t slot, uint32_t model_steps) {
 
 void Machine::Impl::prefetch_buffers(const SimThread& thread, PrefetchReach reach) const {
   // A stackless thread has only the kernel's frame, which neither it nor a snapshot reads
-  // (spin_loops.cpp, frames_above_kernel): its frames' buffer is left cold, and where its
-  // buffers lie comes from its ResumptionHint, not its (maybe still cold) SimThread. A barrier
-  // round takes no read snapshot.
-  if (stackless_kernel != nullptr) {
-    const ResumptionHint& hint = resumption_hints[slot_of(thread)];
-    if (hint.slots_first != nullptr) {
-      __builtin_prefetch(hint.slots_first, 1);
-      __builtin_prefetch(hint.slots_last, 1);
-    }
-    if (reach == PrefetchReach::Event && hint.snapshots != nullptr)
-      prefetch_bytes(hint.snapshots, 0, int(2 * sizeof(ThreadSnapshot)));
-    return;
-  }
+  // (spin_loops.cpp, frames_above_kernel): its frames' buffer is left cold. A barrier round
+  // takes no read snapshot.
   prefetch_words(thread.slots);
-  if (!thread.frames.empty()) prefetch_bytes(thread.frames.data(), 0, 128);
+  if (stackless_kernel == nullptr && !thread.frames.empty()) prefetch_bytes(thread.frames.data(), 0, 128);
   // The snapshots lie past the operand stack's bottom, beyond prefetch_thread's reach: only a
   // thread that has taken one reads them (ThreadSlotState::spin_state_clean).
   if (reach == PrefetchReach::Event && !thread.spin_state_clean)

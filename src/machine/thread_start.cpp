@@ -147,10 +147,7 @@ void Machine::Impl::run_stackless(SimThread& thread, bool start) {
       code.enter_frame(*definition_of(*program.launch.kernel), kernel_arguments, nullptr);
       thread.frames.back().code = stackless_kernel;
     }
-    if (!code.run_stackless(*stackless_kernel)) { // stopped before a visible event or at a barrier
-      if (prefetching) note_resumption_hint(thread); // only prefetches read the hints
-      return;
-    }
+    if (!code.run_stackless(*stackless_kernel)) return; // stopped before a visible event or at a barrier
     code.leave_kernel_frame();
     thread.status = ThreadStatus::Done;
   });
