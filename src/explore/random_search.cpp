@@ -47,17 +47,13 @@ public:
     if (m_last == nullptr || m_last->size() == m_last->capacity()) next_piece();
     m_last->push_back(decision);
   }
-  size_t size() const {
-    if (m_last == nullptr) return 0;
-    size_t n = 0;
-    for (size_t i = 0; i <= m_full; ++i) n += m_pieces[i].size();
-    return n;
-  }
-  bool empty() const { return m_last == nullptr || (m_full == 0 && m_last->empty()); }
+  size_t size() const { return m_last == nullptr ? 0 : m_in_full + m_last->size(); }
+  bool empty() const { return size() == 0; }
   /** Empty, keeping the pieces' memory. */
   void clear() {
     for (size_t i = 0; i <= m_full && i < m_pieces.size(); ++i) m_pieces[i].clear();
     m_full = 0;
+    m_in_full = 0;
     m_last = nullptr;
   }
   /** All of them in one vector (a witness's), itself on huge pages where it is large. */
@@ -76,12 +72,16 @@ private:
   static constexpr size_t kLaterPiece = (size_t(4) << 20) / sizeof(uint32_t); ///< 4 MiB, two huge pages
   static_assert(kLaterPiece * sizeof(uint32_t) >= kHugePageThreshold);
   void next_piece() {
-    if (m_last != nullptr) ++m_full;
+    if (m_last != nullptr) {
+      ++m_full;
+      m_in_full += m_last->size();
+    }
     if (m_full == m_pieces.size()) m_pieces.emplace_back().reserve(m_full == 0 ? kFirstPiece : kLaterPiece);
     m_last = &m_pieces[m_full];
   }
   std::vector<Piece> m_pieces;
   size_t m_full = 0;       ///< pieces before the last in use, all full
+  size_t m_in_full = 0;    ///< the decisions they hold (the first piece is smaller than the rest)
   Piece* m_last = nullptr; ///< the piece in use (none: no decision yet)
 };
 
