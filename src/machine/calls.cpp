@@ -58,6 +58,7 @@ size_t Interpreter::enter_frame(const FunctionDecl& f, std::span<const Word> arg
   const size_t base = t.slots.size();
   // One push per slot: resize's out-of-line fill cost more than the few slots a frame has.
   for (uint32_t i = 0; i < f.frame_slots; ++i) t.slots.push_back(0);
+  if (t.slots.on_heap()) m.slots_on_heap = true;
   t.frames.push_back(Frame{&f, call_site, base});
   for (size_t i = 0; i < f.params.size(); ++i) {
     const VarDecl& param = *f.params[i];

@@ -52,6 +52,10 @@ struct ResidentBlock {
    *  so that a release tells a quiet round without reading every participant's SimThread
    *  before its prefetching pass (a cold line each in a large grid). */
   std::vector<uint64_t> quiet_bits;
+  /** Where each waiting thread arrived (by index_in_block): its __syncthreads, for the
+   *  release's event, which the checkers compare (barrier divergence), read here rather than
+   *  from each participant's SimThread. */
+  std::vector<SourceRange> arrival_ranges;
   uint32_t predicates_set = 0; ///< waiting threads whose __syncthreads_count/and/or predicate is non-zero
   uint32_t last_round_size = 0; ///< participants of its previous barrier release
   /** Its previous release ended a quiet round (Machine::Impl::barrier_loop_detected), and every
@@ -303,8 +307,9 @@ struct Machine::Impl final : FootprintSink {
     const uint32_t index = power_of_two ? slot & (threads_per_block - 1) : slot % threads_per_block;
     return ThreadId{blocks[block_slot].linear_index, index / kWarpSize, index % kWarpSize};
   }
-  /** The start of the buffers a resumption reads and writes: slots, frames (not a stackless
-   *  thread's), and the read snapshots where the thread has taken any. Their addresses (and
+  /** The start of the buffers a resumption reads and writes: slots where they are on the heap
+   *  (slots_on_heap), frames (not a stackless thread's), and the read snapshots where the
+   *  thread has taken any. Their addresses (and
    *  spin_state_clean) are in the SimThread, so this comes a resumption after
    *  prefetch_resumption, whose prefetch of the SimThread has landed by then. */
   void prefetch_buffers(const SimThread& thread, PrefetchReach reach = PrefetchReach::Event) const;
@@ -324,6 +329,10 @@ struct Machine::Impl final : FootprintSink {
   static constexpr size_t kPrefetchAhead = 2;
   /** MachineOptions::prefetch_resumptions, at kPrefetchFromThreads resident threads or more. */
   bool prefetching = false;
+  /** Some thread's slots outgrew their place in its SimThread (SlotBuffer::on_heap; set by
+   *  Interpreter::enter_frame, kept: the heap buffers are). Until then prefetch_buffers reads
+   *  no slots' address, a cold line's worth of waiting at each barrier participant. */
+  bool slots_on_heap = false;
   /** resume(), then the block work it made due (settle). For callers outside settle(). */
   [[gnu::always_inline]] void resume_and_settle(SimThread& thread) {
     resume(thread);
@@ -351,11 +360,16 @@ struct Machine::Impl final : FootprintSink {
     block.waiting_bits[thread.index_in_block / 64] |= bit;
     if (thread.barrier_quiet) block.quiet_bits[thread.index_in_block / 64] |= bit;
     if (thread.barrier_predicate) ++block.predicates_set;
+    block.arrival_ranges[thread.index_in_block] = thread.pending.range;
     if (block.arrived == block.live) block_work.push_back({BlockWork::Kind::ReleaseBarrier, thread.ref.block_slot});
   }
   /** Runs due block work until none is left (or the execution faults). */
   void settle();
   void release_barrier(ResidentBlock& block);
+  /** A participant of a block barrier's release: its result (the _count/_and/_or forms',
+   *  from the `count` of `total` participants whose predicate was non-zero) and its status, at
+   *  its resumption. */
+  static void release_from_barrier(SimThread& thread, Word count, Word total);
   /** Who thread `index` (index_in_block) of the block in `block_slot` is: its slot follows
    *  from the block's, its id from the block's linear index and its place in the block. */
   static ThreadRef thread_ref(const ResidentBlock& block, uint32_t block_slot, uint32_t index) {

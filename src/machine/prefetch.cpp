@@ -41,7 +41,7 @@ void prefetch_first_lines(const void* base, int bytes) {
  *  16th: a buffer of a few words (a thread's slots) lies in one line or two, and each prefetch
  *  of a line it does not occupy would take one of the core's few slots for outstanding misses,
  *  which a large grid's resumptions keep full. */
-void prefetch_words(const std::vector<Word>& words) {
+template <class Words> void prefetch_words(const Words& words) {
   if (words.empty()) return;
   __builtin_prefetch(words.data(), 1);
   __builtin_prefetch(words.data() + std::min<size_t>(words.size(), 16) - 1, 1);
@@ -55,9 +55,10 @@ void Machine::Impl::prefetch_resumption(const SimThread& thread) const {
 }
 
 void Machine::Impl::prefetch_thread(const SimThread& thread, PrefetchReach reach) const {
-  // What a resumption reads first: ThreadRunState, then ThreadSlotState (identity and the
-  // headers of the buffers, whose addresses prefetch_buffers reads a pick later; then the
-  // pending access and the bottom of the operand stack, for an event).
+  // What a resumption reads first: ThreadRunState, then ThreadSlotState (identity, the slots
+  // (in place, or the header of their heap buffer, whose address prefetch_buffers reads a pick
+  // later) and the frames' header; then the pending access and the bottom of the operand
+  // stack, for an event).
   // SimThread's bases are laid out so (sim_thread.h).
   const auto* first = reinterpret_cast<const char*>(&thread);
   const auto* end = reach == PrefetchReach::BarrierRound
@@ -151,7 +152,7 @@ void Machine::Impl::prefetch_buffers(const SimThread& thread, PrefetchReach reac
   // A stackless thread has only the kernel's frame, which neither it nor a snapshot reads
   // (spin_loops.cpp, frames_above_kernel): its frames' buffer is left cold. A barrier round
   // takes no read snapshot.
-  prefetch_words(thread.slots);
+  if (slots_on_heap) prefetch_words(thread.slots);
   if (stackless_kernel == nullptr && !thread.frames.empty()) prefetch_bytes(thread.frames.data(), 0, 128);
   // The snapshots lie past the operand stack's bottom, beyond prefetch_thread's reach: only a
   // thread that has taken one reads them (ThreadSlotState::spin_state_clean).

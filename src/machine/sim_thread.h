@@ -6,6 +6,7 @@
 
 #include "fencelab/machine/machine.h"
 #include "bytecode.h"
+#include "slot_buffer.h"
 #include "warp_schedule.h"
 
 #include <array>
@@ -202,9 +203,9 @@ struct ThreadRareState {
   friend bool operator==(const ThreadRareState&, const ThreadRareState&) = default;
 };
 
-/** A thread slot's identity and the headers of its buffers, which every resumption reads, then
- *  what a resumption at an event reads too (the pending access, the operand stack), then the
- *  read snapshots, which only a kernel whose reads may repeat uses: laid out right after
+/** A thread slot's identity, its slots (the first few in place) and its frames' header, which
+ *  every resumption reads, then what a resumption at an event reads too (the pending access,
+ *  the operand stack), then the read snapshots, which only a kernel whose reads may repeat uses: laid out right after
  *  ThreadRunState (SimThread's bases are in the order of how often a resumption touches them;
  *  prefetch_thread's two reaches end at pending_access and at the operand stack's first line,
  *  and prefetch_buffers loads the snapshots' line a pick later where they are in use). */
@@ -218,9 +219,10 @@ struct ThreadSlotState {
    *  never repeat, so it takes no snapshot). Cleared by whatever writes one of them
    *  (Machine::Impl::take_snapshot, extend_read_chain, run_thread_code). */
   bool spin_state_clean = true;
-  std::vector<Word> slots;   ///< frames' slots, contiguous
+  /** Frames' slots, contiguous; a kernel's few first ones in place (SlotBuffer), in the lines
+   *  a barrier round's prefetch brings in. */
+  SlotBuffer slots;
   std::vector<Frame> frames;
-  std::vector<LocalArray> local_arrays;
   /** A stackless thread's pending access and operand stack (the bytecode's values between
    *  instructions; Machine::Impl::stackless_kernel). */
   ResolvedAccess pending_access;
@@ -255,6 +257,8 @@ struct SimThread : ThreadRunState, ThreadSlotState, ThreadRareState {
   /** Its state at its block's previous release, where ResidentBlock::snapshots_kept. */
   ThreadSnapshot barrier_snapshot;
   Dim3 thread_idx, block_idx;
+  /** Cleared at a start, beside threadIdx; read only through a pointer to a local array. */
+  std::vector<LocalArray> local_arrays;
 
   // Rarely touched (fields in lines that a large grid's resumptions leave cold cost a miss
   // each; issue 12).

@@ -51,6 +51,7 @@ void Machine::Impl::admit_block(uint32_t block_slot, uint64_t linear_block) {
   block.waiting_bits.assign((threads_per_block + 63) / 64, 0);
   block.exited_bits.assign((threads_per_block + 63) / 64, 0);
   block.quiet_bits.assign((threads_per_block + 63) / 64, 0);
+  block.arrival_ranges.resize(threads_per_block);
   block.predicates_set = 0;
   model->begin_block(block_slot);
   if (observing()) {
