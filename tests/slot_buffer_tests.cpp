@@ -38,8 +38,10 @@ TEST_CASE("a slot buffer keeps its first words in place and moves them all to th
 namespace {
 
 /** A block reduction of 4 x 256 threads (enough for the Machine to prefetch resumptions) with
- *  `extra` locals besides `tid` and `stride` (each 1, summed back out), a __syncthreads_count
- *  whose result every thread keeps, and a divergent-free loop of barriers. */
+ *  `extra` locals besides `data`, `tid`, `n` and `stride` (each 1, summed back out), so that a
+ *  thread has 4 + `extra` slots; a __syncthreads_count whose result every thread keeps, and a
+ *  loop of barriers without divergence. One buffer holds the input (elements 0..1023) and the
+ *  results (1024..1031), so that the parameters take one slot. */
 std::string reduction_with_locals(int extra) {
   std::string declare, sum;
   for (int i = 0; i < extra; ++i) {
@@ -48,20 +50,18 @@ std::string reduction_with_locals(int extra) {
   }
   return fmt::format(R"(
 //@ launch grid=4 block=256
-//@ arg in: int[1024] = iota
-//@ arg out: int[4] = zeros
-//@ arg counts: int[4] = zeros
-//@ observe out[0] out[3] counts[0] counts[3]
-__global__ void k(const int* in, int* out, int* counts) {{
+//@ arg data: int[1032] = iota
+//@ observe data[1024] data[1027] data[1028] data[1031]
+__global__ void k(int* data) {{
   __shared__ int s[256];
   int tid = threadIdx.x;{}
-  s[tid] = in[blockIdx.x * 256 + tid]{};
+  s[tid] = data[blockIdx.x * 256 + tid]{};
   int n = __syncthreads_count(tid % 3 == 0);
   for (int stride = 128; stride > 0; stride >>= 1) {{
     if (tid < stride) s[tid] += s[tid + stride];
     __syncthreads();
   }}
-  if (tid == 0) {{ out[blockIdx.x] = s[0]; counts[blockIdx.x] = n; }}
+  if (tid == 0) {{ data[1024 + blockIdx.x] = s[0]; data[1028 + blockIdx.x] = n; }}
 }}
 )",
                      declare, sum);
@@ -72,9 +72,10 @@ __global__ void k(const int* in, int* out, int* counts) {{
 TEST_CASE("block reductions give their one outcome whether a thread's slots fit in place or not",
           "[machine][slots][barrier]") {
   // Block b sums 256b .. 256b + 255: 65536b + 32640. Of the threads 0..255, 86 have tid % 3 == 0.
-  const std::set<std::string> expected{"out[0]=32640 out[3]=229248 counts[0]=86 counts[3]=86"};
-  for (const int extra : {0, 2, 6}) { // 2, 4 and 8 locals: in place, full, spilled
+  const std::set<std::string> expected{"data[1024]=32640 data[1027]=229248 data[1028]=86 data[1031]=86"};
+  for (const int extra : {0, 1, 5}) { // 4, 5 and 9 slots: in place (the place full), one spilled, five
     Kernel k = kernel_from_text(reduction_with_locals(extra));
+    REQUIRE(k.program().launch.kernel->frame_slots == SlotBuffer::kInline + uint32_t(extra));
     for (const char* model_name : {"sc", "tso", "gpu"}) {
       INFO(extra << " extra locals under " << model_name);
       auto model = create_model(model_name);

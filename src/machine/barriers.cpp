@@ -70,7 +70,7 @@ void Machine::Impl::release_barrier(ResidentBlock& block) {
     e.kind = EventKind::BarrierRelease;
     e.thread = thread_ref(block, block_slot, 0).id;
     for (const ThreadRef& ref : participants)
-      e.waiting.emplace_back(ref.id, block.arrival_ranges[ref.id.warp * kWarpSize + ref.id.lane]);
+      e.waiting.emplace_back(ref.id, block.arrival_ranges[ref.id.index_in_block()]);
     e.text.clear();
     if (observer_wants_text) {
       e.text = fmt::format("{} threads of block {}", count_participants, block.linear_index);

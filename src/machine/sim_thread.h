@@ -205,8 +205,8 @@ struct ThreadRareState {
 
 /** A thread slot's identity, its slots (the first few in place) and its frames' header, which
  *  every resumption reads, then what a resumption at an event reads too (the pending access,
- *  the operand stack), then the read snapshots, which only a kernel whose reads may repeat uses: laid out right after
- *  ThreadRunState (SimThread's bases are in the order of how often a resumption touches them;
+ *  the operand stack), then the read snapshots, which only a kernel whose reads may repeat
+ *  uses: laid out right after ThreadRunState (SimThread's bases are in the order of how often a resumption touches them;
  *  prefetch_thread's two reaches end at pending_access and at the operand stack's first line,
  *  and prefetch_buffers loads the snapshots' line a pick later where they are in use). */
 struct ThreadSlotState {

@@ -12,11 +12,11 @@
 namespace fencelab {
 
 /**
- * A vector of words that holds up to kInline of them in place: a kernel with few locals (a tree
- * reduction's `tid` and `stride`) keeps them in its SimThread's lines, so that a resumption
- * reads them without first reading where a heap buffer lies (a dependent load: in perf
- * profiles of the 2^20-thread reduction, a barrier release spent 43% of its time waiting for
- * that address, eight participants ahead). Past kInline words they move to the heap, which is
+ * A vector of words that holds up to kInline of them in place: a kernel with few parameters and
+ * locals (the 2^20-thread reduction's `in`, `out`, `tid` and `stride`) keeps them in its
+ * SimThread's lines, so that a resumption reads them without first reading where a heap buffer
+ * lies (a dependent load: in perf profiles of the 2^20-thread reduction, a barrier release
+ * spent 43% of its time waiting for that address, eight participants ahead). Past kInline words they move to the heap, which is
  * kept, like a std::vector's capacity, across the threads that use the slot.
  */
 class SlotBuffer {
