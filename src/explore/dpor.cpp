@@ -65,13 +65,16 @@ void DporChoices::schedule_point(std::span<const ActorId> actors) {
       m_abandoned = true;
       return;
     }
-    // Threads before drains: a buffered store then mostly drains at the fence, barrier or
-    // atomic that forces it, and an early drain is explored only where a race asks for one
-    // (any first choice is sound; this one makes far fewer executions of barrier code).
-    const auto thread = std::find_if(first, entry.enabled.end(), [&asleep](const ActorId& a) {
-      return a.kind == ObjectKind::Thread && !asleep(a);
-    });
-    if (thread != entry.enabled.end()) first = thread;
+    // Releases, then threads, before drains: a buffered store then mostly drains at the
+    // barrier, fence or atomic that forces it, and an early drain is explored only where a
+    // race asks for one (any first choice is sound; this one makes far fewer executions of
+    // barrier code). A due barrier release goes first, as it would at once were nothing
+    // buffered; other orders are explored where a race asks for them.
+    const auto preferred = [&](ObjectKind kind) {
+      return std::find_if(first, entry.enabled.end(), [&](const ActorId& a) { return a.kind == kind && !asleep(a); });
+    };
+    if (const auto release = preferred(ObjectKind::Barrier); release != entry.enabled.end()) first = release;
+    else if (const auto thread = preferred(ObjectKind::Thread); thread != entry.enabled.end()) first = thread;
     // Follow the guide of the race being reversed while it fits.
     if (!m_guide.empty()) {
       const auto guided = std::find(entry.enabled.begin(), entry.enabled.end(), m_guide.front());
@@ -87,9 +90,14 @@ void DporChoices::schedule_point(std::span<const ActorId> actors) {
     m_stack.push_back(std::move(entry));
   }
   const Entry& entry = m_stack[m_position];
-  m_steps.push_back(Step{m_position, entry.enabled[entry.chosen], {}, {}});
+  m_steps.push_back(Step{m_position, entry.enabled[entry.chosen], false, {}, {}});
   ++m_position;
   m_in_step = true;
+}
+
+void DporChoices::at_once_step(const ActorId& actor) {
+  schedule_point(std::span<const ActorId>(&actor, 1));
+  if (!m_abandoned && !m_steps.empty() && m_steps.back().actor == actor) m_steps.back().at_once = true;
 }
 
 void DporChoices::awaits_released() {
@@ -206,10 +214,10 @@ void DporChoices::close_step() {
   Footprint footprint = normalised(m_current.begin(), m_current.end());
   m_current.clear();
   merge_into(m_stack[step.entry].chosen_union, footprint);
-  // A barrier release is part of what the arrival that made it due does: an actor put to
-  // sleep after that arrival must be woken by whatever conflicts with the release too. So is
-  // it of every other arrival of the round, which in another order is the last one (and then
-  // releases the barrier, draining what the release drains).
+  // A release at once (one that drained nothing) is part of what the arrival that made it due
+  // does: an actor put to sleep after that arrival must be woken by whatever conflicts with the
+  // release too. So is it of every other arrival of the round, which in another order is the
+  // last one (and then releases the barrier). A scheduled release is a step of its own.
   const size_t here = m_steps.size() - 1;
   const size_t trigger = trigger_of(here);
   if (trigger != here) {
@@ -224,7 +232,7 @@ void DporChoices::close_step() {
 }
 
 size_t DporChoices::trigger_of(size_t step) const {
-  while (step > 0 && m_steps[step].actor.kind == ObjectKind::Barrier) --step;
+  while (step > 0 && m_steps[step].at_once) --step;
   return step;
 }
 

@@ -36,6 +36,7 @@ public:
   void awaits_released() override;
   void spin_read_failed() override;
   void schedule_point(std::span<const ActorId> actors) override;
+  void at_once_step(const ActorId& actor) override;
   void touch(const ObjectId& object, bool write) override;
   void touch_commuting(const ObjectId& object, uint32_t kind) override;
   void touch_emptied(const ObjectId& lane) override;
@@ -128,6 +129,9 @@ private:
   struct Step {
     size_t entry = 0;
     ActorId actor;
+    /** It followed the step before at once (ChoiceSource::at_once_step): a barrier release
+     *  that drained nothing, made due by the arrival before it. */
+    bool at_once = false;
     Footprint footprint;            ///< everything the step touched (forced drains included)
     std::vector<Segment> segments;  ///< in order, only when the step forced a drain
   };
@@ -145,7 +149,8 @@ private:
   };
 
   void close_step();
-  /** The step a barrier release was made due by (the arrival before it), else `step`. */
+  /** The step an at-once step (a release that drained nothing) was made due by: the arrival
+   *  before it; else `step`. */
   size_t trigger_of(size_t step) const;
   void add_backtrack(Entry& entry, const ActorId& actor, std::vector<ActorId> wakeup);
   std::vector<Sleeper> sleep_after(const Entry& parent, const Step& step) const;
@@ -158,13 +163,8 @@ private:
     uint32_t first = 0, second = 0;
     std::vector<uint32_t> past;
   };
-  /** `held_step`: a step whose events the reversed sequence leaves out (a barrier release
-   *  held back behind an arrival the reversal moves after the race's second event).
-   *  `hold_arrivals`: a last arrival whose release would drain the lane the race's first
-   *  event drains is not moved before it (dpor.cpp), unless the second event needs it. */
   void reverse_race(const Race& race, const std::vector<std::vector<uint32_t>>& clocks,
-                    const std::vector<uint32_t>& actor_index, uint32_t held_step = UINT32_MAX,
-                    bool hold_arrivals = true);
+                    const std::vector<uint32_t>& actor_index);
   static bool independent(const Footprint& a, const ActorId& actor_a, const Footprint& b, const ActorId& actor_b);
   static void merge_into(Footprint& into, const Footprint& from);
 

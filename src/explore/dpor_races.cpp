@@ -178,14 +178,14 @@ void DporChoices::analyse_races() {
 // after one, a barrier release), the state before i is inside a step, where no choice is made:
 // the choice is made before the step, and the step's events up to i are reversed as one block.
 void DporChoices::reverse_race(const Race& race, const std::vector<Clock>& clocks,
-                               const std::vector<uint32_t>& actor_index, uint32_t held_step, bool hold_arrivals) {
+                               const std::vector<uint32_t>& actor_index) {
   const size_t i = race.first;
   const size_t j = race.second;
-  // The choice is made before i's step, or, for a barrier release (no choice: it follows the
-  // last arrival at once), before the arrival that made it due. What that step did before i
-  // (the arrival, drains it forced) cannot be separated from i there: they are reversed with
-  // it, as one block. (Where only part of it should be, a race in the reversed execution, with
-  // the forced drain now a step of its own, puts it back.)
+  // The choice is made before i's step, or, for a release at once (no choice: it follows the
+  // last arrival), before the arrival that made it due. What that step did before i (the
+  // arrival, drains it forced) cannot be separated from i there: they are reversed with it, as
+  // one block. (Where only part of it should be, a race in the reversed execution, with the
+  // forced drain now a step of its own, puts it back.)
   const size_t at = trigger_of(m_events[i].step);
   const size_t block = m_first_event[at];
   Entry& entry = m_stack[m_steps[at].entry];
@@ -197,23 +197,6 @@ void DporChoices::reverse_race(const Race& race, const std::vector<Clock>& clock
     return false;
   };
   const Clock& j_past = race.past.empty() ? clocks[j] : race.past;
-  // Where i is a drain forced by a barrier release, j can also come after the last arrival's
-  // own work and before the release, if another arrival at that barrier comes after j: that
-  // reversal is made with the latest such arrival j does not need (the release left out of its
-  // sequence, as its events wait for that arrival). It is the only one where j needs the
-  // block's start (a buffered store of the last arrival's own step, drained by the release
-  // after another thread's), and one more where the last arrival's work should precede j (a
-  // CAS that must read the value before j's store lands).
-  auto reverse_with_an_arrival = [&] {
-    if (!m_events[i].forced || m_steps[m_events[i].step].actor.kind != ObjectKind::Barrier) return;
-    const Footprint& release = m_steps[m_events[i].step].footprint;
-    for (size_t e = block; e-- > 0;) {
-      if (m_events[e].forced || happens_before(j_past, actor_index[e], e)) continue;
-      if (arrives_at(*m_events[e].footprint, release))
-        return reverse_race(Race{uint32_t(e), uint32_t(j), race.past}, clocks, actor_index, m_events[i].step);
-    }
-  };
-  reverse_with_an_arrival();
   if (block != i && after_block(j_past)) return; // j needs the block's start: no reversal here
   std::vector<std::pair<uint32_t, size_t>> earliest; // actor -> its first event in the sequence
   std::vector<size_t> initials, sequence;
@@ -233,35 +216,8 @@ void DporChoices::reverse_race(const Race& race, const std::vector<Clock>& clock
   // draining the first by itself lets the exchange come between them).
   for (size_t k = block; k < i; ++k)
     if (m_events[k].forced) visit(k);
-  // A barrier release follows the arrival that makes it due at once, and drains every buffered
-  // store of the block's threads. Where i is a drain of such a thread's lane, the arrival cannot
-  // be moved before i: there the release would drain i's store with the rest (generator seed
-  // 60,001,091: a last arrival taken as an initial, already explored, whose subtree never
-  // left the other thread's store after i's). Such an arrival, and what follows it, wait.
-  std::vector<size_t> waiting;
-  const ActorId& lane = m_events[i].actor; // i drains it: the release would drain it too
-  auto waits = [&](size_t k, const Clock& past) {
-    if (!hold_arrivals || lane.kind != ObjectKind::BufferLane) return false;
-    for (size_t w : waiting)
-      if (happens_before(past, actor_index[w], w)) return true;
-    const size_t step = m_events[k].step;
-    if (m_first_event[step] != k || step + 1 >= m_steps.size()) return false;
-    const size_t release = step + 1;
-    if (m_steps[release].actor.kind != ObjectKind::Barrier || trigger_of(release) != step) return false;
-    const Footprint& released = m_steps[release].footprint;
-    const auto arrival = std::lower_bound(released.begin(), released.end(), Access{ObjectId::arrival(lane.owner), false});
-    return arrival != released.end() && arrival->object == ObjectId::arrival(lane.owner);
-  };
-  for (size_t k = i + 1; k < j; ++k) {
-    if (after_block(clocks[k]) || m_events[k].step == held_step) continue;
-    if (waits(k, clocks[k])) {
-      waiting.push_back(k);
-      continue;
-    }
-    visit(k);
-  }
-  // j itself needs such an arrival: then the arrival is reversed with the rest, as before.
-  if (!waiting.empty() && waits(j, j_past)) return reverse_race(race, clocks, actor_index, held_step, false);
+  for (size_t k = i + 1; k < j; ++k)
+    if (!after_block(clocks[k])) visit(k);
   visit(j);
 
   for (size_t k : initials) {

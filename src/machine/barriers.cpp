@@ -20,7 +20,7 @@ template <class F> void for_each_bit(const std::vector<uint64_t>& bits, F&& f) {
 
 } // namespace
 
-void Machine::Impl::release_barrier(ResidentBlock& block) {
+void Machine::Impl::release_barrier(ResidentBlock& block, bool scheduled) {
   // __syncthreads: "waits until all threads in the thread block have reached this point and
   // all global and shared memory accesses made by these threads prior to __syncthreads() are
   // visible to all threads in the block" (Programming Guide 10.6). The model drains and joins.
@@ -30,6 +30,13 @@ void Machine::Impl::release_barrier(ResidentBlock& block) {
   std::vector<ThreadRef>& participants = block.participants; // kept: no allocation per release
   participants.clear();
   for_each_bit(block.waiting_bits, [&](uint32_t index) { participants.push_back(thread_ref(block, block_slot, index)); });
+  // A release that drains buffered stores is a step the scheduler takes when it chooses: other
+  // threads may run after the last arrival and before those stores land (docs/architecture.md,
+  // "Barrier releases"). Until then nothing of the block changes: every live thread waits.
+  if (!scheduled && model->barrier_drains(participants)) {
+    due_releases.push_back(DueRelease{ObjectId::barrier(block_slot), block_slot, {}});
+    return;
+  }
   const Word count = block.predicates_set;
   bool all_quiet = true; // every participant's arrival was quiet
   for (size_t word = 0; word < block.waiting_bits.size(); ++word)
@@ -39,11 +46,9 @@ void Machine::Impl::release_barrier(ResidentBlock& block) {
   block.predicates_set = 0;
   if (barrier_loop_detected(block, participants, all_quiet)) return;
   // The release is a step of its own for the reduction, by the block's barrier: attributed to
-  // whichever arrival came last, it would make every arrival order look different.
-  if (recording_footprints) {
-    const ActorId barrier_actor = ObjectId::barrier(block_slot);
-    choices->schedule_point(std::span<const ActorId>(&barrier_actor, 1));
-  }
+  // whichever arrival came last, it would make every arrival order look different. One that
+  // drains nothing follows the last arrival at once (a scheduled one is the step chosen).
+  if (recording_footprints && !scheduled) choices->at_once_step(ObjectId::barrier(block_slot));
   model->barrier(participants);
   // After the model's drains: the participants run on only once their buffers are empty, and
   // the reduction orders what they do next after those drains (dpor.cpp, collect_events).

@@ -164,6 +164,7 @@ const ExecutionResult& Machine::Impl::run(MemoryModel& the_model, ChoiceSource& 
   spinning.clear();
   warp_runtime = WarpRuntime{};
   block_work.clear();
+  due_releases.clear();
   barrier_rounds = 0;
   next_block = 0;
   output.clear();
@@ -212,9 +213,11 @@ const ExecutionResult& Machine::Impl::run(MemoryModel& the_model, ChoiceSource& 
     if (!warp_runtime.released.empty()) run_released_lanes(*this);
     if (execution_fault) break;
     const uint32_t model_steps = model->internal_step_count();
+    // The options before the units: the model's steps, then the due releases (DueRelease).
+    const uint32_t steps = model_steps + static_cast<uint32_t>(due_releases.size());
     // Under lockstep the scheduler picks warps, not threads (warp_schedule.h).
     const uint32_t units = lockstep ? lockstep_units(*this) : static_cast<uint32_t>(ready.size());
-    const uint32_t options_count = units + model_steps;
+    const uint32_t options_count = units + steps;
     if (options_count == 0) {
       if (!any_block_active() && next_block >= total_blocks) break; // every thread finished
       if (awaiting_spins && release_awaits()) continue;
@@ -242,27 +245,30 @@ const ExecutionResult& Machine::Impl::run(MemoryModel& the_model, ChoiceSource& 
                                   options.max_steps);
       break;
     }
-    // Options: the model's own steps (draining buffered stores) first, then the ready threads.
+    // Options: the model's own steps (draining buffered stores) first, then the due releases,
+    // then the ready threads; the first two are the usual case for a biased random explorer
+    // (a buffered store drains, a barrier releases, promptly).
     if (recording_footprints) announce_schedule_point(model_steps);
-    const uint32_t pick =
-        options_count == 1 ? 0 : choices->choose(options_count, ChoiceKind::Schedule, model_steps);
+    const uint32_t pick = options_count == 1 ? 0 : choices->choose(options_count, ChoiceKind::Schedule, steps);
     if (choices->abandon()) {
       status = ExecutionStatus::StepLimit;
       message = "abandoned by the explorer";
       break;
     }
-    if (pick >= model_steps && lockstep) {
-      step_warp(*this, pick - model_steps);
-    } else if (pick >= model_steps) {
-      const uint32_t index = pick - model_steps;
+    if (pick >= steps && lockstep) {
+      step_warp(*this, pick - steps);
+    } else if (pick >= steps) {
+      const uint32_t index = pick - steps;
       const uint32_t slot = ready[index];
       ready[index] = ready.back();
       ready.pop_back();
-      if (prefetching) resume_predicting(slot, model_steps);
+      if (prefetching) resume_predicting(slot, steps);
       else resume_and_settle(threads[slot]);
+    } else if (pick >= model_steps) {
+      perform_due_release(pick - model_steps);
     } else {
       const uint32_t step = pick;
-      if (prefetching) prefetch_predicted_picks(model_steps, kModelStepPick);
+      if (prefetching) prefetch_predicted_picks(steps, kModelStepPick);
       if (observer_wants_model_steps) {
         MemoryModel::InternalStep described = model->describe_internal_step(step, observer_wants_text);
         Event e;
@@ -380,6 +386,7 @@ void Machine::Impl::announce_schedule_point(uint32_t model_steps) {
   option_actors.clear();
   model->internal_step_actors(option_actors);
   assert(option_actors.size() == model_steps);
+  for (const DueRelease& release : due_releases) option_actors.push_back(release.actor);
   for (uint32_t slot : ready) option_actors.push_back(ObjectId::thread(slot));
   choices->schedule_point(option_actors);
 }
@@ -397,6 +404,14 @@ void Machine::Impl::settle() {
     else release_barrier(block);
   }
   block_work.clear();
+}
+
+void Machine::Impl::perform_due_release(uint32_t index) {
+  const DueRelease release = std::move(due_releases[index]);
+  due_releases.erase(due_releases.begin() + index); // the others keep their order
+  if (release.lanes.empty()) release_barrier(blocks[release.block_slot], true);
+  else complete_due_warp_release(*this, release.lanes);
+  settle();
 }
 
 void Machine::Impl::after_resume_elsewhere(SimThread& thread) {

@@ -39,6 +39,19 @@ struct BlockWork {
   uint32_t block_slot;
 };
 
+/**
+ * A barrier release that waits for the scheduler (docs/architecture.md, "Barrier releases"):
+ * every participant has arrived and some participant has a store buffered
+ * (MemoryModel::barrier_drains), so the release's drains are not tied to the last arrival's
+ * step: other threads and drains may run between that arrival and the release, which is an
+ * option of the scheduler beside the model's drains and the ready threads.
+ */
+struct DueRelease {
+  ActorId actor;           ///< ObjectId::barrier (__syncthreads) or ObjectId::warp_barrier (__syncwarp)
+  uint32_t block_slot = 0;
+  std::vector<uint32_t> lanes; ///< a __syncwarp's participants (thread slots in lane order); empty for __syncthreads
+};
+
 struct ResidentBlock {
   uint32_t linear_index = 0;
   std::vector<uint32_t> thread_slots;
@@ -183,6 +196,10 @@ struct Machine::Impl final : FootprintSink {
   /** Barrier releases and block retirements that a thread's resumption made due, run by
    *  settle() (see BlockWork). */
   std::vector<BlockWork> block_work;
+  /** Releases offered to the scheduler, in the order they became due (DueRelease). */
+  std::vector<DueRelease> due_releases;
+  /** Performs due release `index` (the scheduler picked it). */
+  void perform_due_release(uint32_t index);
   uint64_t barrier_rounds = 0; ///< barrier releases this execution (MachineOptions::max_barrier_rounds)
   std::vector<Word> observed_values;
   std::vector<uint8_t> observed_present;
@@ -270,7 +287,8 @@ struct Machine::Impl final : FootprintSink {
   void prefetch_stack(const SimThread& thread) const;  ///< the second: reads switch_frame
   /**
    * Before the random scheduler resumes the thread in slot `running` (or takes a model step),
-   * picked among `model_steps` of the model's and the ready threads: prefetches what the next
+   * picked among the ready threads and `model_steps` options before them (the model's steps and
+   * the due releases): prefetches what the next
    * two picks will resume, as the ChoiceSource predicts them (ChoiceSource::predict) with the
    * options this pick is likely to leave (PickEffect): the thread state two picks ahead, and
    * one ahead its stack and buffers and what the model and the checkers keep for it. No
@@ -365,7 +383,10 @@ struct Machine::Impl final : FootprintSink {
   }
   /** Runs due block work until none is left (or the execution faults). */
   void settle();
-  void release_barrier(ResidentBlock& block);
+  /** Every thread of the block that has not exited waits at its barrier. `scheduled`: the
+   *  scheduler picked this release (a DueRelease); otherwise one whose participants have
+   *  stores buffered becomes a DueRelease, and one whose have none happens now. */
+  void release_barrier(ResidentBlock& block, bool scheduled = false);
   /** A participant of a block barrier's release: its result (the _count/_and/_or forms',
    *  from the `count` of `total` participants whose predicate was non-zero) and its status, at
    *  its resumption. */
@@ -402,7 +423,8 @@ struct Machine::Impl final : FootprintSink {
   /** `location`'s change stamp (change_stamps): equal to one read earlier only if the
    *  location's newest value has not changed since. */
   uint64_t location_epoch(Location location) const;
-  /** Names the options of the scheduling point about to be decided (model steps, then units). */
+  /** Names the options of the scheduling point about to be decided (model steps, due
+   *  releases, then units). */
   void announce_schedule_point(uint32_t model_steps);
   std::string deadlock_message() const;
   /** The threads that cannot progress, and what each waits for (sorted by thread). */

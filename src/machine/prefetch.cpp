@@ -144,7 +144,7 @@ void Machine::Impl::resume_predicting(uint32_t slot, uint32_t model_steps) {
   const size_t ready_before = ready.size();
   resume_and_settle(thread);
   effect.comes_back = ready.size() == ready_before + 1;
-  const int64_t change = int64_t(model->internal_step_count()) - int64_t(model_steps);
+  const int64_t change = int64_t(model->internal_step_count() + due_releases.size()) - int64_t(model_steps);
   effect.model_steps_change = int8_t(std::clamp<int64_t>(change, -128, 127));
 }
 

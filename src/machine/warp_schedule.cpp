@@ -99,11 +99,22 @@ void synchronize(Machine::Impl& m, const std::vector<ThreadRef>& participants) {
   }
 }
 
-/** Every lane of the mask waits at an operation with that mask: perform it. */
-void complete(Machine::Impl& m, const std::vector<uint32_t>& slots) {
+/** Every lane of the mask waits at an operation with that mask: perform it. `scheduled`: the
+ *  scheduler picked this __syncwarp (a DueRelease); otherwise one whose lanes have stores
+ *  buffered becomes a DueRelease instead. */
+void complete(Machine::Impl& m, const std::vector<uint32_t>& slots, bool scheduled = false) {
   SimThread& first = m.threads[slots.front()];
   const Builtin op = first.warp.op;
   const uint32_t mask = first.warp.mask & existing_lanes(m, first.ref.id.warp);
+  std::vector<ThreadRef> participants;
+  if (op == Builtin::Syncwarp) {
+    for (uint32_t slot : slots) participants.push_back(m.threads[slot].ref);
+    if (!scheduled && m.model->barrier_drains(participants)) {
+      m.due_releases.push_back(DueRelease{ObjectId::warp_barrier(first.ref.block_slot, first.ref.id.warp, mask),
+                                          first.ref.block_slot, slots});
+      return;
+    }
+  }
   ++m.events;
   Event e;
   e.kind = EventKind::Warp;
@@ -114,8 +125,6 @@ void complete(Machine::Impl& m, const std::vector<uint32_t>& slots) {
   std::array<Word, kWarpSize> results{};
 
   if (op == Builtin::Syncwarp) {
-    std::vector<ThreadRef> participants;
-    for (uint32_t slot : slots) participants.push_back(m.threads[slot].ref);
     synchronize(m, participants);
     if (m.observing()) {
       detail = m.model->explain_last_barrier();
@@ -309,6 +318,8 @@ void warp_lane_arrived(Machine::Impl& m, SimThread& t) {
   }
   complete(m, slots);
 }
+
+void complete_due_warp_release(Machine::Impl& m, const std::vector<uint32_t>& slots) { complete(m, slots, true); }
 
 void run_released_lanes(Machine::Impl& m) {
   std::vector<uint32_t>& released = m.warp_runtime.released;

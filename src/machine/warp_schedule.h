@@ -7,7 +7,9 @@
 //   operation with the same mask; then the operation completes for all of them at once: the
 //   values are exchanged (warp_operations.h), __syncwarp drains and joins the participants'
 //   views (MemoryModel::barrier), one Warp event is emitted, and the lanes run on, in lane
-//   order, to their next visible event before the scheduler decides anything.
+//   order, to their next visible event before the scheduler decides anything. A __syncwarp
+//   whose lanes have stores buffered completes when the scheduler picks it instead (a
+//   DueRelease, as a __syncthreads that drains: docs/architecture.md, "Barrier releases").
 // - A mask without the calling lane is a runtime error (invalid warp mask), as is a width that
 //   is not a power of two in [1, 32], and lanes of one mask performing different operations.
 // - A lane of the mask that has exited, does not exist (a partial warp), or never reaches a
@@ -91,6 +93,9 @@ Word perform_warp_builtin(Machine::Impl& machine, SimThread& thread, const Call&
                           std::span<const Word> args);
 /** The scheduler saw `thread` suspend at a warp operation: completes it if every lane is there. */
 void warp_lane_arrived(Machine::Impl& machine, SimThread& thread);
+/** Completes the `__syncwarp` of these lanes (thread slots in lane order), a DueRelease the
+ *  scheduler picked: it drains and joins, and the lanes run on. */
+void complete_due_warp_release(Machine::Impl& machine, const std::vector<uint32_t>& slots);
 /** Runs lanes released by completed warp operations on to their next visible event. */
 void run_released_lanes(Machine::Impl& machine);
 /** Lockstep: the number of warps that can step now (computes WarpRuntime::units). */

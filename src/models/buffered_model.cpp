@@ -139,6 +139,12 @@ void BufferedModel::internal_step_actors(std::vector<ActorId>& out) const {
   }
 }
 
+bool BufferedModel::barrier_drains(std::span<const ThreadRef> participants) const {
+  return std::any_of(participants.begin(), participants.end(), [this](const ThreadRef& t) {
+    return t.slot.value < m_buffers.size() && !m_buffers[t.slot.value].empty();
+  });
+}
+
 void BufferedModel::drained(uint32_t slot, const BufferedStore& store, bool forced) {
   const ObjectId drained_lane = lane(slot, store.location);
   if (forced) begin_forced_step(drained_lane);

@@ -19,6 +19,8 @@ public:
   void store(const ThreadRef& t, Location location, Word value, AccessMode mode) override;
   void finish_execution() override;
   void internal_step_actors(std::vector<ActorId>& out) const override;
+  /** Some participant has a buffered store. */
+  bool barrier_drains(std::span<const ThreadRef> participants) const override;
   uint64_t last_read_source(const ThreadRef& t) const override { return m_ids.last_read(t.slot); }
   uint64_t last_store_id(const ThreadRef& t) const override { return m_ids.last_store(t.slot); }
   /** The slot's ids and its buffer's header. */

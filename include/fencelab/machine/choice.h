@@ -62,6 +62,12 @@ public:
    *  (docs/architecture.md, "Failing values"). */
   virtual void spin_read_failed() {}
   virtual void schedule_point(std::span<const ActorId> actors) {}
+  /** A step of `actor` that follows the step before it at once, no decision between them: a
+   *  barrier release whose participants have nothing buffered (MemoryModel::barrier_drains).
+   *  A step of its own for the reduction, so that the order of arrivals does not matter, but
+   *  one that no other actor can precede: a race with it reverses before the step that made it
+   *  due. */
+  virtual void at_once_step(const ActorId& actor) { schedule_point(std::span<const ActorId>(&actor, 1)); }
   virtual void touch(const ObjectId& object, bool write) {}
   /** A commuting update (FootprintSink::touch_commuting); by default a write. */
   virtual void touch_commuting(const ObjectId& object, uint32_t kind) { touch(object, true); }

@@ -28,7 +28,8 @@ enum class ObjectKind : uint8_t {
   Arrival,    ///< that a thread has arrived at its block's barrier (or exited): each arrival
               ///< writes its own, the release reads them all, so the release follows every
               ///< arrival and arrivals stay independent of one another
-  Barrier,    ///< a block's barrier, as the actor of its release (a step of its own)
+  Barrier,    ///< a block's barrier, or a warp's __syncwarp of one mask, as the actor of its
+              ///< release (a step of its own)
   Admission,  ///< which block becomes resident next
   Observed,   ///< an observed local variable's recorded value
   LanePoint,  ///< whether a lane waits at __activemask, which its warp-mates' __activemask reads
@@ -54,6 +55,11 @@ struct ObjectId {
   static ObjectId thread(uint32_t slot) { return {ObjectKind::Thread, slot, 0}; }
   static ObjectId arrival(uint32_t slot) { return {ObjectKind::Arrival, slot, 0}; }
   static ObjectId barrier(uint32_t block_slot) { return {ObjectKind::Barrier, block_slot, 0}; }
+  /** The release of a `__syncwarp(mask)` of warp `warp`: one actor per warp and mask (two
+   *  masks of one warp due at once share no lane). */
+  static ObjectId warp_barrier(uint32_t block_slot, uint32_t warp, uint32_t mask) {
+    return {ObjectKind::Barrier, block_slot, uint64_t(mask) << 32 | (uint64_t(warp) + 1)};
+  }
   /** Whether writing it enables a step (one that reads it can never run before the writer). */
   bool enables() const { return kind == ObjectKind::Thread || kind == ObjectKind::Arrival; }
 };

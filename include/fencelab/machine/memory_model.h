@@ -90,6 +90,14 @@ public:
   /** A barrier completing: every participant has arrived (`__syncthreads`, `__syncwarp`). */
   virtual void barrier(std::span<const ThreadRef> participants) = 0;
 
+  /** Whether barrier(participants) would drain a buffered store. Where it would not, the
+   *  release touches only what the participants alone read (their views, their control), so it
+   *  commutes with every other step and may follow the last arrival at once; where it would,
+   *  other threads and drains may run between the last arrival and the release, which the
+   *  Machine then offers to the scheduler as a step of its own (docs/architecture.md,
+   *  "Barrier releases"). */
+  virtual bool barrier_drains(std::span<const ThreadRef> participants) const { return false; }
+
   /** A thread has finished its kernel; what it buffered stays until drained. */
   virtual void thread_exit(const ThreadRef& t) = 0;
 
