@@ -1,6 +1,7 @@
 // Property tests of the reference model (reference_model.h) on tiny programs whose outcome sets
 // were worked out by hand from DESIGN.md "Memory models", and of the litmus program generator
 // (litmus_program.h). Each model test checks the exact outcome set.
+#include "litmus_examples.h"
 #include "litmus_program.h"
 #include "reference_model.h"
 
@@ -8,73 +9,11 @@
 #include <catch2/catch.hpp>
 
 using namespace fencelab::testing;
+using namespace fencelab::testing::litmus_examples;
 
 namespace {
 
 using Outcomes = std::set<std::string>;
-
-LitmusOp store(uint32_t location, int32_t value) {
-  LitmusOp op;
-  op.kind = LitmusOpKind::Store;
-  op.location = location;
-  op.value = value;
-  return op;
-}
-
-LitmusOp load(uint32_t location, int32_t reg) {
-  LitmusOp op;
-  op.kind = LitmusOpKind::Load;
-  op.location = location;
-  op.result = reg;
-  return op;
-}
-
-LitmusOp atomic(LitmusRmw rmw, uint32_t location, int32_t value, int32_t reg = -1, int32_t compare = 0) {
-  LitmusOp op;
-  op.kind = LitmusOpKind::Atomic;
-  op.rmw = rmw;
-  op.location = location;
-  op.value = value;
-  op.compare = compare;
-  op.result = reg;
-  return op;
-}
-
-LitmusOp fence(LitmusScope scope = LitmusScope::Device) {
-  LitmusOp op;
-  op.kind = LitmusOpKind::Fence;
-  op.scope = scope;
-  return op;
-}
-
-LitmusOp syncthreads() {
-  LitmusOp op;
-  op.kind = LitmusOpKind::Syncthreads;
-  return op;
-}
-
-LitmusOp syncwarp(uint32_t mask) {
-  LitmusOp op;
-  op.kind = LitmusOpKind::Syncwarp;
-  op.mask = mask;
-  return op;
-}
-
-constexpr uint32_t x = 0, y = 1;
-
-/** A program of `blocks` x `per_block` threads over `locations` zero-initialised locations;
- *  the register count is one more than the highest register named. */
-LitmusProgram program(uint32_t blocks, uint32_t per_block, uint32_t locations, std::vector<std::vector<LitmusOp>> threads) {
-  LitmusProgram p;
-  p.blocks = blocks;
-  p.threads_per_block = per_block;
-  p.initial.assign(locations, 0);
-  for (auto& ops : threads) {
-    for (const LitmusOp& op : ops) p.registers = std::max<uint32_t>(p.registers, uint32_t(op.result + 1));
-    p.threads.push_back({std::move(ops)});
-  }
-  return p;
-}
 
 Outcomes outcomes(const LitmusProgram& p, ReferenceModel model) {
   INFO(render_litmus_kernel(p));
@@ -181,59 +120,11 @@ TEST_CASE("reference: barriers drain and join, and exited threads are not waited
 // Issue 68: outcomes the models allow because a barrier's release may come after other
 // threads' steps (and drains) that follow the last arrival; fencelab's search missed each.
 TEST_CASE("reference: issue 68, the barrier release is a step of its own", "[reference][model][issue68]") {
-  SECTION("tso: a lone thread's __syncthreads drains its store after another block's stores") {
-    // Block 0: x = 1; y = 2. Block 1: y = 4; r0 = x; __syncthreads(). With r0=0, y=2 drains
-    // after x=1, after the read; y=4 may drain after it, at the release.
-    const LitmusProgram p = program(2, 1, 2, {{store(x, 1), store(y, 2)}, {store(y, 4), load(x, 0), syncthreads()}});
-    CHECK(outcomes(p, sc) == Outcomes{"x=1 y=2 r0=0", "x=1 y=2 r0=1", "x=1 y=4 r0=1"});
-    const Outcomes all = {"x=1 y=2 r0=0", "x=1 y=4 r0=0", "x=1 y=2 r0=1", "x=1 y=4 r0=1"};
-    CHECK(outcomes(p, tso) == all);
-    CHECK(outcomes(p, gpu) == all);
-  }
-  SECTION("gpu: another block reads a drained store and overwrites one the release drains later") {
-    // Block 0: x = 2; y = 3; __syncthreads(). Block 1: r0 = y; x = 4. r0=3 x=2: y=3 drains
-    // alone, block 1 reads it and its x=4 drains, then the release drains x=2.
-    const LitmusProgram p = program(2, 1, 2, {{store(x, 2), store(y, 3), syncthreads()}, {load(y, 0), store(x, 4)}});
-    const Outcomes strong = {"x=2 y=3 r0=0", "x=4 y=3 r0=0", "x=4 y=3 r0=3"};
-    CHECK(outcomes(p, sc) == strong);
-    CHECK(outcomes(p, tso) == strong);
-    Outcomes weak = strong;
-    weak.insert("x=2 y=3 r0=3");
-    CHECK(outcomes(p, gpu) == weak);
-  }
-  SECTION("gpu: an atomic's result read by another block before the release drains a store") {
-    // Block 0: y = 1; atomicExch(&x, 2); __syncthreads(). Block 1: r0 = x; y = 6.
-    const LitmusProgram p =
-        program(2, 1, 2, {{store(y, 1), atomic(LitmusRmw::Exch, x, 2), syncthreads()}, {load(x, 0), store(y, 6)}});
-    const Outcomes strong = {"x=2 y=1 r0=0", "x=2 y=6 r0=0", "x=2 y=6 r0=2"};
-    CHECK(outcomes(p, sc) == strong);
-    CHECK(outcomes(p, tso) == strong);
-    Outcomes weak = strong;
-    weak.insert("x=2 y=1 r0=2");
-    CHECK(outcomes(p, gpu) == weak);
-  }
-  SECTION("gpu: a lone lane's __syncwarp drains its store after another lane's") {
-    // Lane 0: r0 = x; y = 1. Lane 1: y = 3; atomicExch(&x, 4); __syncwarp(0x2).
-    const LitmusProgram p =
-        program(1, 2, 2, {{load(x, 0), store(y, 1)}, {store(y, 3), atomic(LitmusRmw::Exch, x, 4), syncwarp(0x2)}});
-    const Outcomes strong = {"x=4 y=1 r0=0", "x=4 y=3 r0=0", "x=4 y=1 r0=4"};
-    CHECK(outcomes(p, sc) == strong);
-    CHECK(outcomes(p, tso) == strong);
-    Outcomes weak = strong;
-    weak.insert("x=4 y=3 r0=4");
-    CHECK(outcomes(p, gpu) == weak);
-  }
-  SECTION("tso, gpu: two lanes' stores to one location before their __syncwarp end in either order") {
-    const LitmusProgram p = program(1, 2, 1, {{store(x, 1), syncwarp(0x3)}, {store(x, 2), syncwarp(0x3)}});
-    for (ReferenceModel model : {sc, tso, gpu}) CHECK(outcomes(p, model) == Outcomes{"x=1", "x=2"});
-  }
-  SECTION("tso: a read between the two drains of a __syncthreads' participants") {
-    // Block 0: thread 0 r0 = x, thread 1 nothing. Block 1: x = 2 and x = 4, each then
-    // __syncthreads(). Every read and every final value: r0=2 x=4 reads x=2 drained alone,
-    // before the release drains x=4.
-    const LitmusProgram p = program(2, 2, 1, {{load(x, 0)}, {}, {store(x, 2), syncthreads()}, {store(x, 4), syncthreads()}});
-    const Outcomes all = {"x=2 r0=0", "x=4 r0=0", "x=2 r0=2", "x=4 r0=2", "x=2 r0=4", "x=4 r0=4"};
-    for (ReferenceModel model : {sc, tso, gpu}) CHECK(outcomes(p, model) == all);
+  for (const Issue68Example& example : issue68_examples()) {
+    INFO(example.name);
+    CHECK(outcomes(example.program, sc) == example.sc);
+    CHECK(outcomes(example.program, tso) == example.tso);
+    CHECK(outcomes(example.program, gpu) == example.gpu);
   }
 }
 
