@@ -66,6 +66,7 @@ enum class LitmusShape : uint8_t {
   BarrierDrain, ///< issue 68: stores (and atomics) buffered before a barrier, another block reading, CASing, adding
   WarpMasks,    ///< stores before __syncwarp with partial and full masks, other lanes reading
   Arrivals,     ///< some threads only arrive at the barriers; some exit before the last one
+  LateRelease,  ///< issue 68's examples varied: a store, a step, a barrier; another thread sees the step
 };
 
 /** "x", "y", "z". */

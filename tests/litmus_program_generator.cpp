@@ -40,9 +40,10 @@ public:
     case LitmusShape::BarrierDrain: barrier_drain(); break;
     case LitmusShape::WarpMasks: warp_masks(); break;
     case LitmusShape::Arrivals: arrivals(); break;
+    case LitmusShape::LateRelease: late_release(); break;
     default: mixed(); break;
     }
-    static const char* kNames[] = {"any", "mixed", "barrier-drain", "warp-masks", "arrivals"};
+    static const char* kNames[] = {"any", "mixed", "barrier-drain", "warp-masks", "arrivals", "late-release"};
     m_program.shape = kNames[uint32_t(shape)];
     return m_program;
   }
@@ -61,13 +62,14 @@ private:
   bool chance(uint32_t percent) { return m_random.below(100) < percent; }
   uint32_t pick(uint32_t n) { return m_random.below(n); }
 
-  // Weights: issue 68's shapes first (BarrierDrain 35%, WarpMasks 30%, Arrivals 15%), the
-  // mixed programs the rest.
+  // Weights: issue 68's shapes first (BarrierDrain 25%, LateRelease 20%, WarpMasks 25%,
+  // Arrivals 15%), the mixed programs the rest.
   LitmusShape draw_shape() {
     const uint32_t draw = pick(100);
-    return draw < 35 ? LitmusShape::BarrierDrain
-           : draw < 65 ? LitmusShape::WarpMasks
-           : draw < 80 ? LitmusShape::Arrivals
+    return draw < 25   ? LitmusShape::BarrierDrain
+           : draw < 45 ? LitmusShape::LateRelease
+           : draw < 70 ? LitmusShape::WarpMasks
+           : draw < 85 ? LitmusShape::Arrivals
                        : LitmusShape::Mixed;
   }
 
@@ -185,15 +187,15 @@ private:
   LitmusOp observer_op() {
     const uint32_t loc = observed_location();
     const uint32_t draw = pick(100);
-    if (draw < 35) return load(loc);
-    if (draw < 55) return atomic(loc, LitmusRmw::Cas, chance(70));
-    if (draw < 70) {
+    if (draw < 30) return load(loc);
+    if (draw < 48) return atomic(loc, LitmusRmw::Cas, chance(70));
+    if (draw < 62) {
       LitmusOp op = atomic(loc, LitmusRmw::Add, chance(70));
       op.value = 0;
       return op;
     }
-    if (draw < 80) return any_atomic(loc);
-    if (draw < 92) return store(loc);
+    if (draw < 72) return any_atomic(loc);
+    if (draw < 95) return store(loc);
     return fence();
   }
   LitmusOp general_op() {
@@ -227,7 +229,9 @@ private:
         add(ops, writer_op());
         m_drained.push_back(ops.back().location);
       }
-      if (room() && chance(25)) add(ops, load(location()));
+      // Now and then a read or an atomic last: a step after which another thread may run
+      // before the release drains the stores (issue 68's examples 1, 3 and 4).
+      if (room() && chance(45)) add(ops, chance(50) ? load(location()) : atomic(location(), LitmusRmw::Exch, chance(50)));
       return;
     case Role::Observer:
       for (uint32_t i = 0, n = 1 + pick(2); i < n && (i == 0 || room()); ++i) add(ops, observer_op());
@@ -321,6 +325,54 @@ private:
       m_plans[1].roles[1] = Role::Arriver;
       build(1);
     }
+  }
+
+  // Issue 68's examples, varied: a thread stores to L, then takes a step E on M (a store or
+  // an exchange, or a read: a load, a CAS, atomicAdd(&m, 0)) and waits at a barrier whose
+  // release may come after other threads' steps; another thread (of another block, or a lane
+  // outside the __syncwarp's mask) reads M after E's write, or writes M before E's read, and
+  // then stores to or reads L, so that the outcome shows L's store drained after it. The
+  // barrier's other lanes only arrive (or exit at once).
+  void late_release() {
+    const bool warp = chance(30); // a __syncwarp in one block; else __syncthreads, two blocks
+    const uint32_t locations = chance(20) ? 3 : 2, per_block = warp ? 2 + pick(2) : 1 + pick(2);
+    launch(warp ? 1 : 2, per_block, locations);
+    const uint32_t l = pick(locations), m = (l + 1 + pick(locations - 1)) % locations;
+    const uint32_t drainer_block = warp ? 0 : pick(2);
+    const uint32_t drainer = drainer_block * per_block, observer = warp ? 1 : (1 - drainer_block) * per_block;
+    std::vector<LitmusOp>& d = m_program.threads[drainer].ops;
+    add(d, store(l));
+    m_drained.push_back(l);
+    const bool step_writes = chance(60);
+    if (step_writes) add(d, chance(50) ? store(m) : atomic(m, LitmusRmw::Exch, chance(40)));
+    else if (chance(50)) add(d, load(m));
+    else add(d, zero_add_or_cas(m));
+    LitmusOp wait;
+    wait.kind = warp ? LitmusOpKind::Syncwarp : LitmusOpKind::Syncthreads;
+    wait.mask = 1;
+    for (uint32_t lane = 2; warp && lane < per_block; ++lane)
+      if (chance(50)) wait.mask |= 1u << lane;
+    d.push_back(wait);
+    if (chance(30)) add(d, load(chance(50) ? l : m));
+    // The barrier's other lanes: arrivals only (or, at __syncthreads, now and then an exit).
+    for (uint32_t lane = 1; lane < per_block; ++lane) {
+      const uint32_t t = drainer_block * per_block + lane;
+      if (warp ? (wait.mask >> lane & 1) != 0 : chance(75)) m_program.threads[t].ops.push_back(wait);
+    }
+    std::vector<LitmusOp>& o = m_program.threads[observer].ops;
+    if (!step_writes) add(o, store(m));
+    else if (chance(50)) add(o, load(m));
+    else add(o, zero_add_or_cas(m));
+    add(o, chance(60) ? store(l) : load(l));
+    if (!warp && per_block == 2 && chance(50)) add(m_program.threads[observer + 1].ops, general_op());
+  }
+
+  /** A read that appends: atomicAdd(&m, 0), or a CAS that may fail; its result observed. */
+  LitmusOp zero_add_or_cas(uint32_t loc) {
+    if (chance(50)) return atomic(loc, LitmusRmw::Cas, true);
+    LitmusOp op = atomic(loc, LitmusRmw::Add, true);
+    op.value = 0;
+    return op;
   }
 
   // Threads that only arrive: a block with one or two __syncthreads, a writer, one or two
