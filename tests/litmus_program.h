@@ -10,11 +10,11 @@
 //   a thread with fewer exits early, right after its last operation (fencelab's barrier then
 //   counts only the threads that have not exited, as bar.sync does);
 // - a `__syncwarp(mask)`'s mask holds the calling lane and only lanes of the block, and each
-//   lane of the mask executes the matching `__syncwarp(mask)`, in one common order (the
-//   generator gives each block one list of warp barriers per phase between `__syncthreads`,
-//   and each lane takes those that name it, in that order), so no program deadlocks;
-// - a thread that takes part in a barrier is still running when the barrier waits for it.
-// Every block is one warp (at most 4 threads): lane = threadIdx.x.
+//   lane of the mask executes the matching `__syncwarp(mask)`, in one common order, between
+//   the same two `__syncthreads` (the generator gives each block one list of warp barriers
+//   per phase, and each lane takes those that name it, in that order), so no program
+//   deadlocks.
+// Every block is one warp (the generator makes at most 4 threads): lane = threadIdx.x.
 #pragma once
 
 #include <cstdint>

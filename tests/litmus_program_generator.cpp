@@ -11,7 +11,9 @@
 //   on the locations the writers wrote;
 // - Arriver: nothing but its barriers;
 // - General: any operation.
-// All values stored are distinct (1, 2, 3, ...), so an outcome shows which store it read.
+// The late-release flavour writes its threads' lists directly (issue 68's examples, varied).
+// The values stores, exchanges and CAS write are distinct (1, 2, 3, ...): an outcome shows
+// which of them a read found.
 #include "fencelab/explore/exploration.h"
 #include "litmus_program.h"
 
