@@ -76,7 +76,7 @@ TEST_CASE("reference: coherence of reads (CoRR), r0=1 r1=0 forbidden", "[referen
     CHECK(outcomes(cowr, model) == Outcomes{"x=1 r0=1", "x=2 r0=1", "x=2 r0=2"});
 }
 
-TEST_CASE("reference: atomics read the newest value and append; failing CAS, atomicInc and atomicDec",
+TEST_CASE("reference: atomics read the newest value and append, also a failing CAS, atomicInc, atomicDec",
           "[reference][model]") {
   // Two increments never lose one; each reads the other's result or the initial value.
   const LitmusProgram adds = program(2, 1, 1, {{atomic(LitmusRmw::Add, x, 1, 0)}, {atomic(LitmusRmw::Add, x, 1, 1)}});
