@@ -113,7 +113,9 @@ std::string with_fixes(const std::string& source, std::vector<FenceFix> fixes) {
   std::vector<std::string> lines;
   std::istringstream in(source);
   for (std::string line; std::getline(in, line);) lines.push_back(line);
-  std::sort(fixes.begin(), fixes.end(), [](const FenceFix& a, const FenceFix& b) { return a.after_line > b.after_line; });
+  // From the bottom up, so that an inserted line moves no line a later fix names.
+  std::sort(fixes.begin(), fixes.end(),
+            [](const FenceFix& a, const FenceFix& b) { return a.after_line > b.after_line; });
   for (const FenceFix& fix : fixes) {
     REQUIRE(fix.after_line >= 1);
     REQUIRE(fix.after_line <= lines.size());
@@ -203,7 +205,8 @@ size_t check_explanations(const std::string& relative, const Expected& expected)
     const auto witness = record_witness(k.program(), MachineOptions{}, o.witness, error);
     INFO(relative << ": " << outcome << " (witness " << o.witness.display() << ")");
     REQUIRE(witness);
-    const Explanation e = explain_witness(k.program(), MachineOptions{}, *witness, ScSearch{reached(sc, o.outcome), true});
+    const ScSearch search{reached(sc, o.outcome), true};
+    const Explanation e = explain_witness(k.program(), MachineOptions{}, *witness, search);
     const std::string text = joined(e);
     INFO(text);
     if (reached(sc, o.outcome)) {
@@ -219,11 +222,13 @@ size_t check_explanations(const std::string& relative, const Expected& expected)
     CHECK(e.sentences.front().starts_with("Sequential consistency forbids this outcome"));
     CHECK(e.shape == shape);
     CHECK(contains(text, cycle_shape_name(shape)));
-    REQUIRE(!e.fixes.empty());
+    CHECK(!e.fixes.empty());
+    if (e.fixes.empty()) continue;
     CHECK(e.last_block_done == expected.last_block_done);
     if (expected.last_block_done) {
       // The stale read, the fix after the reader's ticket, and why the writer's fence is not enough.
-      REQUIRE(e.fixes.size() == 1);
+      CHECK(e.fixes.size() == 1);
+      if (e.fixes.size() != 1) continue;
       CHECK(e.fixes[0].after_line == line_holding(relative, "atomicInc("));
       CHECK(e.fixes[0].scope == Scope::Device);
       CHECK(contains(text, ": a stale read."));
@@ -247,7 +252,8 @@ size_t check_explanations(const std::string& relative, const Expected& expected)
     }
     // Device scope between blocks, block scope within one (the launch says which).
     CHECK(between_blocks == (k.program().launch.grid.total() > 1));
-    CHECK(contains(text, between_blocks ? "it takes __threadfence() (device scope)" : "__threadfence_block() suffices"));
+    CHECK(contains(text, between_blocks ? "it takes __threadfence() (device scope)"
+                                        : "__threadfence_block() suffices"));
     check_fixes(relative, e.fixes, outcome, text);
   }
   return weak;
@@ -281,7 +287,7 @@ TEST_CASE("the last block done sum's wrong totals: the stale read, the fence aft
   CHECK(check_explanations("fences/last_block_done_sum.cu", Expected{CycleShape::MessagePassing, true}) == 6);
 }
 
-TEST_CASE("the other kernels of kernels/fences have no weak outcome; each outcome they reach is allowed by sc",
+TEST_CASE("the other kernels of kernels/fences have no weak outcome, and each outcome they reach is allowed by sc",
           "[explain][fences]") {
   for (const char* file : {"fences/write_read_xy_fenced.cu", "fences/last_block_done_sum_fixed.cu",
                            "fences/memory_consistency_demo.cu", "fences/swap_threadfence_block.cu"}) {
@@ -412,7 +418,8 @@ TEST_CASE("an outcome sc reaches is allowed by sc even when its witness took a w
     // A bounded sc search that did not reach it: the cycle still shows that sc cannot.
     const Explanation bounded = explain_witness(k.program(), MachineOptions{}, *witness, ScSearch{false, false});
     CHECK(!bounded.allowed_by_sc);
-    CHECK(bounded.sentences.front().starts_with("Sequential consistency did not reach (in a bounded search) this outcome"));
+    CHECK(bounded.sentences.front().starts_with(
+        "Sequential consistency did not reach (in a bounded search) this outcome"));
     CHECK(bounded.fixes.size() == 2);
   }
 }

@@ -36,10 +36,12 @@ int execute(const ExplainOptions& options) {
     fmt::print(stderr, "fencelab: error: cannot replay '{}': {}\n", witness->shown, replay_error.message);
     return kBadInput;
   }
-  RecordedWitness recorded{witness->model, machine_options.warp, witness->token.display(), recorder.events(), *execution};
+  RecordedWitness recorded{witness->model, machine_options.warp, witness->token.display(), recorder.events(),
+                           *execution};
   // The same sentences as the report and the pictures' captions (draw/explanation.h).
   const Explanation explanation = explain_witness(*program, machine_options, recorded, std::nullopt);
-  fmt::print("outcome {} under {} ({}):\n", execution->outcome.to_string(*program), witness->token.model, witness->shown);
+  fmt::print("outcome {} under {} ({}):\n", execution->outcome.to_string(*program), witness->token.model,
+             witness->shown);
   for (const std::string& sentence : explanation.sentences) fmt::print("  {}\n", sentence);
   if (!options.svg_directory.empty()) {
     if (!prepare_directory(options.svg_directory)) return kBadInput;

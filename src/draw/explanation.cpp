@@ -16,6 +16,7 @@
 #include "explanation_parts.h"
 #include "sc_cycle.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <limits>
 #include <queue>
@@ -81,7 +82,8 @@ std::string interleaving_text(const ExecutionGraph& graph, const std::vector<uin
     std::vector<std::string> items;
     for (; i < order.size() && graph.nodes[order[i]].thread == thread; ++i) {
       const GraphNode& node = graph.nodes[order[i]];
-      const bool same_verb = !items.empty() && node.kind == graph.nodes[order[i - 1]].kind && node.kind != GraphNodeKind::Atomic;
+      const bool same_verb =
+          !items.empty() && node.kind == graph.nodes[order[i - 1]].kind && node.kind != GraphNodeKind::Atomic;
       items.push_back(same_verb ? access_text(node) : access_verb_text(node));
     }
     std::string run;
@@ -91,8 +93,8 @@ std::string interleaving_text(const ExecutionGraph& graph, const std::vector<uin
   return text;
 }
 
-/** For an outcome sc allows: a read that missed a store made before a barrier, by a thread of
- *  another block, after its own barrier. The barriers are two: __syncthreads() synchronizes the
+/** For an execution that is an interleaving: a read that missed a store made earlier, before a
+ *  barrier, by a thread of another block, the read coming after the reader's own barrier. The barriers are two: __syncthreads() synchronizes the
  *  threads of one block only (CUDA C++ Programming Guide, "Synchronization Functions"). */
 std::optional<std::string> barriers_of_two_blocks(const Program& program, const ExecutionGraph& graph) {
   auto barrier_of = [&](ThreadId thread, auto&& in_order) -> const GraphNode* {
@@ -104,15 +106,17 @@ std::optional<std::string> barriers_of_two_blocks(const Program& program, const 
     if (e.kind != GraphEdgeKind::FromRead) continue;
     const GraphNode& read = graph.nodes[e.from];
     const GraphNode& store = graph.nodes[e.to];
-    if (read.thread.block == store.thread.block) continue;
+    // The store had been made when the read came (a block that started later, reusing a finished
+    // block's shared memory, is no such case).
+    if (read.thread.block == store.thread.block || store.sequence > read.sequence) continue;
     const GraphNode* after_store = barrier_of(store.thread, [&](const GraphNode& b) { return b.row > store.row; });
     const GraphNode* before_read = barrier_of(read.thread, [&](const GraphNode& b) { return b.row < read.row; });
     if (after_store == nullptr || before_read == nullptr) continue;
     return fmt::format("{} stored {} before {}, and {} read the older {}={} (line {}) after {}: they are barriers of "
                        "different blocks (blocks {} and {}), and a __syncthreads() synchronizes only the threads of "
                        "its own block, so it orders nothing between them.",
-                       sentence_case(thread_name(store.thread)), access_text(store), ordering_text(program, *after_store),
-                       thread_name(read.thread), read.location_name, read.value, read.line,
+                       sentence_case(thread_name(store.thread)), access_text(store),
+                       ordering_text(program, *after_store), thread_name(read.thread), read.location_name, read.value, read.line,
                        ordering_text(program, *before_read), store.thread.block, read.thread.block);
   }
   return std::nullopt;
@@ -122,7 +126,6 @@ std::vector<std::string> allowed_sentences(const Program& program, const Executi
                                            const CycleReading& cycle, const ScSearch& sc) {
   std::vector<std::string> sentences{"Sequential consistency allows this outcome: it comes from an interleaving of the "
                                      "threads, and no fence can remove it."};
-  if (auto barriers = barriers_of_two_blocks(program, graph)) sentences.push_back(std::move(*barriers));
   if (cycle.shape != CycleShape::None) {
     sentences.push_back(fmt::format("This execution reached it by another way (its graph has the cycle {}, the shape "
                                     "of {}), but an interleaving reaches the same outcome.",
@@ -132,9 +135,10 @@ std::vector<std::string> allowed_sentences(const Program& program, const Executi
   if (!sc.reached)
     sentences.push_back("This execution has no cycle in po ∪ rf ∪ co ∪ fr, so it is itself one (the bounded sc "
                         "search had not reached it).");
-  const std::vector<uint32_t> order = interleaving(graph);
-  if (!order.empty() && order.size() <= kMaxInterleavingAccesses)
-    sentences.push_back("This execution in that order: " + interleaving_text(graph, order) + ".");
+  if (auto barriers = barriers_of_two_blocks(program, graph)) sentences.push_back(std::move(*barriers));
+  const size_t accesses = size_t(std::count_if(graph.nodes.begin(), graph.nodes.end(), is_access));
+  if (accesses == 0 || accesses > kMaxInterleavingAccesses) return sentences;
+  sentences.push_back("This execution in that order: " + interleaving_text(graph, interleaving(graph)) + ".");
   return sentences;
 }
 
@@ -249,8 +253,8 @@ std::optional<Ticket> find_ticket(const CycleFacts& facts) {
     if (j == i || reader.single() || ticket.kind != GraphNodeKind::Atomic || !(ticket.location == release.location) ||
         reader.thread.block == writer.thread.block)
       continue;
-    const auto ordered = ordering_on(g, reader, nullptr);
-    if (ordered && *ordered >= needed) continue;
+    const auto ordered = ordering_on(g, reader);
+    if (ordered && ordered->scope >= needed) continue;
     const size_t stale = (i + n - 1) % n;
     if (s[stale].leaving != GraphEdgeKind::FromRead || s[stale].thread.block != reader.thread.block) continue;
     return Ticket{i, j, stale};
@@ -297,7 +301,8 @@ std::vector<std::string> ticket_sentences(const CycleFacts& facts, const Ticket&
   fix.before_line = g.nodes[reader.last].line;
   fix.scope = Scope::Device;
   sentences.push_back(fmt::format(
-      "What forbids it: a __threadfence() in {} after its ticket (after line {}), before reading the partial results{}.",
+      "What forbids it: a __threadfence() in {} after its ticket (after line {}), before reading the partial "
+      "results{}.",
       thread_name(reader.thread), ticket.line,
       other_reader ? fmt::format("; {} passes what it then sees on to {}",
                                  barrier ? ordering_text(facts.program, *barrier) : std::string("the barrier"),
@@ -329,7 +334,7 @@ Explanation explain_execution(const Program& program, const std::vector<Event>& 
     return out;
   }
   out.sentences.push_back(fmt::format(
-      "{} this outcome: the execution has the cycle {} (highlighted in the graph), which no interleaving can produce; "
+      "{} this outcome: the execution has the cycle {}, which no interleaving can produce; "
       "it is the shape of {}.",
       sc.complete ? "Sequential consistency forbids" : "Sequential consistency did not reach (in a bounded search)",
       cycle.relations, cycle_shape_name(cycle.shape)));

@@ -84,16 +84,15 @@ Scope needed_scope(const CycleFacts& facts) {
   return facts.model == "gpu" && facts.cycle.spans_blocks ? Scope::Device : Scope::Block;
 }
 
-std::optional<Scope> ordering_on(const ExecutionGraph& graph, const CycleSegment& segment, uint32_t* line) {
-  std::optional<Scope> best;
+std::optional<Ordering> ordering_on(const ExecutionGraph& graph, const CycleSegment& segment) {
+  std::optional<Ordering> best;
   for (uint32_t index : segment.path) {
     const GraphNode& node = graph.nodes[index];
     std::optional<Scope> scope;
     if (node.kind == GraphNodeKind::Fence) scope = node.scope;
     else if (node.kind == GraphNodeKind::Barrier) scope = Scope::Block;
-    if (!scope || (best && *best >= *scope)) continue;
-    best = scope;
-    if (line) *line = node.line;
+    if (!scope || (best && best->scope >= *scope)) continue;
+    best = Ordering{*scope, &node};
   }
   return best;
 }
@@ -111,9 +110,8 @@ std::string ordering_text(const Program& program, const GraphNode& node) {
   if (node.kind == GraphNodeKind::Fence) return fmt::format("{} (line {})", fence_spelling(node.scope), node.line);
   // Barrier arrivals: __syncthreads() and its cooperative-groups forms; name it as written.
   const std::string source = node.line > 0 ? std::string(program.source->line_text(node.line)) : "";
-  for (const char* name : {"__syncthreads", "__syncwarp", "sync"})
-    if (source.find(name) != std::string::npos)
-      return fmt::format("{} (line {})", std::string(name) == "sync" ? "the barrier" : std::string(name) + "()", node.line);
+  for (const std::string name : {"__syncthreads", "__syncwarp"})
+    if (source.find(name) != std::string::npos) return fmt::format("{}() (line {})", name, node.line);
   return fmt::format("the barrier (line {})", node.line);
 }
 
@@ -122,16 +120,16 @@ std::vector<PlannedFix> fixes_for(const CycleFacts& facts) {
   const Scope needed = needed_scope(facts);
   for (const CycleSegment& segment : facts.cycle.segments) {
     if (segment.single()) continue;
-    uint32_t line = 0;
-    const auto ordered = ordering_on(facts.graph, segment, &line);
-    if (ordered && *ordered >= needed) continue;
+    const auto ordered = ordering_on(facts.graph, segment);
+    if (ordered && ordered->scope >= needed) continue;
     PlannedFix planned;
     planned.segment = &segment;
     planned.fix.thread = segment.thread;
     planned.fix.after_line = facts.graph.nodes[segment.first].line;
     planned.fix.before_line = facts.graph.nodes[segment.last].line;
     planned.fix.scope = needed;
-    if (ordered) planned.fix.narrow_line = line;
+    // A fence too narrow is widened; a barrier stays, and the fence goes beside it.
+    if (ordered && ordered->node->kind == GraphNodeKind::Fence) planned.fix.narrow_line = ordered->node->line;
     fixes.push_back(planned);
   }
   return fixes;
@@ -178,24 +176,20 @@ std::vector<std::string> fix_sentences(const CycleFacts& facts, const std::vecto
   // The po steps already ordered, and the threads with a single access on the cycle.
   for (const CycleSegment& segment : facts.cycle.segments) {
     if (segment.single()) continue;
-    uint32_t line = 0;
-    const auto ordered = ordering_on(facts.graph, segment, &line);
-    if (!ordered || *ordered < needed) continue;
-    for (uint32_t index : segment.path) {
-      const GraphNode& node = facts.graph.nodes[index];
-      if (node.line != line || (node.kind != GraphNodeKind::Fence && node.kind != GraphNodeKind::Barrier)) continue;
-      sentences.push_back(fmt::format("{}'s {} already orders its accesses on the cycle, but a fence orders only its "
-                                      "own thread's.",
-                                      sentence_case(thread_name(segment.thread)), ordering_text(facts.program, node)));
-      break;
-    }
+    const auto ordered = ordering_on(facts.graph, segment);
+    if (!ordered || ordered->scope < needed) continue;
+    sentences.push_back(fmt::format("{}'s {} already orders its accesses on the cycle, but a fence orders only its "
+                                    "own thread's.",
+                                    sentence_case(thread_name(segment.thread)),
+                                    ordering_text(facts.program, *ordered->node)));
   }
   std::vector<std::string> single;
   for (const CycleSegment& segment : facts.cycle.segments)
     if (segment.single()) single.push_back(thread_name(segment.thread));
   if (!single.empty())
-    sentences.push_back(fmt::format("{} {} a single access on the cycle and {} no fence.", sentence_case(join_and(single)),
-                                    single.size() == 1 ? "makes" : "each make", single.size() == 1 ? "needs" : "need"));
+    sentences.push_back(fmt::format("{} {} a single access on the cycle and {} no fence.",
+                                    sentence_case(join_and(single)), single.size() == 1 ? "makes" : "each make",
+                                    single.size() == 1 ? "needs" : "need"));
   if (fixes.size() >= 2) sentences.push_back("A fence in one thread alone does not forbid it.");
   return sentences;
 }

@@ -44,10 +44,14 @@ std::string segment_text(const ExecutionGraph& graph, const CycleSegment& segmen
  *  in different blocks under gpu, block otherwise (tso: any fence drains the FIFO buffer). */
 Scope needed_scope(const CycleFacts& facts);
 
-/** The strongest ordering on a segment's po path: a fence's scope, or block scope for a
- *  barrier arrival (a __syncthreads drains and orders like a block fence); nullopt when none.
- *  `line` is set to the line of the fence or barrier that gives it. */
-std::optional<Scope> ordering_on(const ExecutionGraph& graph, const CycleSegment& segment, uint32_t* line);
+/** The strongest ordering on a segment's po path, and the fence or barrier node that gives it:
+ *  a fence's scope, or block scope for a barrier arrival (a __syncthreads drains and orders
+ *  like a block fence). */
+struct Ordering {
+  Scope scope = Scope::Block;
+  const GraphNode* node = nullptr;
+};
+std::optional<Ordering> ordering_on(const ExecutionGraph& graph, const CycleSegment& segment);
 
 /** "__threadfence_block()", "__threadfence()", "__threadfence_system()". */
 const char* fence_spelling(Scope scope);

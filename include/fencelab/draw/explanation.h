@@ -50,8 +50,8 @@ struct FenceFix {
   ThreadId thread;
   uint32_t after_line = 0, before_line = 0;
   Scope scope = Scope::Device;
-  /** The line of a fence (or barrier) already there whose scope is too narrow (0: none); the
-   *  fix widens it. */
+  /** The line of a fence already there whose scope is too narrow (0: none); the fix widens
+   *  it. */
   uint32_t narrow_line = 0;
 };
 
