@@ -149,7 +149,7 @@ std::vector<std::string> fix_sentences(const CycleFacts& facts, const std::vecto
   std::vector<std::string> parts;
   for (const PlannedFix& planned : fixes) {
     if (planned.fix.narrow_line != 0)
-      parts.push_back(fmt::format("{} in place of {}'s fence on line {}, {}", fence_spelling(needed),
+      parts.push_back(fmt::format("{} in place of {}'s fence on line {} ({})", fence_spelling(needed),
                                   thread_name(planned.fix.thread), planned.fix.narrow_line,
                                   between_text(facts.graph, *planned.segment, false)));
     else
