@@ -244,21 +244,31 @@ TEST_CASE("explore --model sc,tso,gpu prints one table and marks gpu-only outcom
   CHECK(contains(r.output, "expectations under gpu:"));
 }
 
-TEST_CASE("explain names the stale read and the fences that forbid it", "[cli][explain]") {
+TEST_CASE("explain names the cycle's shape and the fences that forbid it, and what sc allows as allowed",
+          "[cli][explain]") {
   const std::string file = kernel("fences/write_read_xy.cu");
   const auto r = run_fencelab("explain " + file + " " + witness_for(file, "A=1 B=20"));
   CHECK(r.exit_code == 0);
-  CHECK(contains(r.output, "sequential consistency forbids this outcome"));
-  CHECK(contains(r.output, "read X=1 (line "));
-  // The witness is the first execution reaching the outcome: X=10 either still buffered when
-  // X was read, or drained and the read stale; either way a fence in both threads forbids it.
-  const bool buffered = contains(r.output, "while thread (0,0,0)'s store X=10 (line 31) still sat in its store buffer");
-  const bool stale = contains(r.output, "although X=10 had already been written") && contains(r.output, "the read was stale");
-  CHECK((buffered || stale));
-  CHECK(contains(r.output, "forbids this outcome"));
+  CHECK(contains(r.output, "outcome A=1 B=20 under gpu ("));
+  CHECK(contains(r.output, "Sequential consistency forbids this outcome: the execution has the cycle po, rf, po, fr"));
+  CHECK(contains(r.output, "it is the shape of message passing (MP)"));
+  CHECK(contains(r.output, "block 0's thread 1 read Y=20 (line 37) and then X=1 (line 38)"));
+  // The fix: a fence between the writer's stores and one between the reader's loads.
+  CHECK(contains(r.output, "a fence in block 0's thread 0 between its two stores (after line 31, before line 32)"));
+  CHECK(contains(r.output, "a fence in block 0's thread 1 between its two loads (after line 37, before line 38)"));
+  CHECK(contains(r.output, "__threadfence_block() suffices"));
+  CHECK(!contains(r.output, "store buffering"));
+  // An outcome of an interleaving: allowed by sc, no fence offered.
+  const auto allowed = run_fencelab("explain " + file + " " + witness_for(file, "A=1 B=2"));
+  CHECK(allowed.exit_code == 0);
+  CHECK(contains(allowed.output, "Sequential consistency allows this outcome: it comes from an interleaving of the "
+                                 "threads, and no fence can remove it."));
+  CHECK(!contains(allowed.output, "forbid"));
+  // Block-scope fences between blocks: too narrow a scope.
   const std::string scoped = kernel("litmus/mp_block_fences_inter.cu");
   const auto s = run_fencelab("explain " + scoped + " " + witness_for(scoped, "r0=1 r1=0"));
-  CHECK(contains(s.output, "use __threadfence() in both threads"));
+  CHECK(contains(s.output, "too narrow a scope"));
+  CHECK(contains(s.output, "it takes __threadfence() (device scope)"));
 }
 
 TEST_CASE("run and explore print the checkers' findings, --no-check turns them off", "[cli][checkers]") {

@@ -40,6 +40,12 @@ TEST_CASE("the HTML report marks weak outcomes, draws them, and flags what only 
   CHECK(html.find("<tr class=\"weak\"><td class=\"outcome mono\">A=1 B=20</td>") != std::string::npos);
   CHECK(html.find("weak: sc forbids it") != std::string::npos);
   CHECK(html.find("<svg") != std::string::npos); // the weak outcome's execution graph
+  // Its explanation is explain's (draw/explanation.h): message passing, with a fence on each side.
+  CHECK(html.find("<li>Sequential consistency forbids this outcome: the execution has the cycle po, rf, po, fr") !=
+        std::string::npos);
+  CHECK(html.find("it is the shape of message passing (MP)") != std::string::npos);
+  CHECK(html.find("between its two stores (after line 31, before line 32)") != std::string::npos);
+  CHECK(html.find("between its two loads (after line 37, before line 38)") != std::string::npos);
   CHECK(html.find("SEEN ON THE GPU BUT FORBIDDEN by every model") != std::string::npos);
   CHECK(html.find(impossible.to_string(k.program())) != std::string::npos);
   CHECK(html.find("test device") != std::string::npos);

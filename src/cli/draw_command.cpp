@@ -85,7 +85,8 @@ int execute(DrawOptions& options) {
   std::string picture;
   switch (kind) {
   case PictureKind::Graph:
-    picture = draw_witness_graph(*program, *witness, explain_witness(*program, options.common.machine, *witness, {}));
+    picture = draw_witness_graph(*program, *witness,
+                                 explain_witness(*program, options.common.machine, *witness, std::nullopt).sentences);
     break;
   case PictureKind::Timeline: picture = draw_witness_timeline(*program, *witness); break;
   case PictureKind::Warps: {

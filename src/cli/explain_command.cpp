@@ -2,7 +2,8 @@
 #include "commands.h"
 #include "picture_files.h"
 
-#include "fencelab/explore/explanation.h"
+#include "fencelab/draw/explanation.h"
+#include "fencelab/draw/witness_pictures.h"
 #include "fencelab/explore/exploration.h"
 #include "fencelab/report/report.h"
 
@@ -35,27 +36,17 @@ int execute(const ExplainOptions& options) {
     fmt::print(stderr, "fencelab: error: cannot replay '{}': {}\n", witness->shown, replay_error.message);
     return kBadInput;
   }
-  // Is the outcome reachable without weak memory? Ask sc, exhaustively (bounded).
-  ExplanationContext context{witness->model, false};
-  const auto sc = create_model("sc");
-  const ExplorationResult under_sc = explore_exhaustive(machine, *sc, ExhaustiveOptions{100'000});
-  for (const OutcomeCount& o : under_sc.outcomes) context.reachable_under_sc |= o.outcome == execution->outcome;
-
-  fmt::print("outcome {} under {} ({}):\n", execution->outcome.to_string(*program), witness->token.model, witness->shown);
-  if (!context.reachable_under_sc)
-    fmt::print("  sequential consistency {} this outcome.\n",
-               under_sc.complete ? "forbids" : "did not reach (in a bounded search)");
-  const std::vector<std::string> sentences = explain_execution(*program, recorder.events(), context);
-  for (const std::string& sentence : sentences) fmt::print("  {}\n", sentence);
+  RecordedWitness recorded{witness->model, machine_options.warp, witness->token.display(), recorder.events(),
+                           *execution};
+  // The same sentences as the report and the pictures' captions (draw/explanation.h).
+  const Explanation explanation = explain_witness(*program, machine_options, recorded, std::nullopt);
+  fmt::print("outcome {} under {} ({}):\n", execution->outcome.to_string(*program), witness->token.model,
+             witness->shown);
+  for (const std::string& sentence : explanation.sentences) fmt::print("  {}\n", sentence);
   if (!options.svg_directory.empty()) {
     if (!prepare_directory(options.svg_directory)) return kBadInput;
-    RecordedWitness recorded{witness->model, machine_options.warp, witness->token.display(), recorder.events(), *execution};
-    std::vector<std::string> caption;
-    if (!context.reachable_under_sc)
-      caption.push_back(fmt::format("Sequential consistency {} this outcome.",
-                                    under_sc.complete ? "forbids" : "did not reach (in a bounded search)"));
-    caption.insert(caption.end(), sentences.begin(), sentences.end());
-    if (!write_witness_pictures(*program, recorded, caption, options.svg_directory, "witness", true)) return kBadInput;
+    if (!write_witness_pictures(*program, recorded, explanation.sentences, options.svg_directory, "witness", true))
+      return kBadInput;
   }
   return kSuccess;
 }

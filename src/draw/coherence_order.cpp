@@ -6,7 +6,9 @@
 // the drained store's id), or until its thread's fence or a barrier it takes part in drains
 // the whole buffer, or an atomic drains it (gpu: the atomic's location; tso: the whole FIFO);
 // an atomic joins the history when it is performed. Within a thread, stores drain in program
-// order. What is still buffered when the kernel ends drains then.
+// order. What is still buffered when the kernel ends drains then. The same walk tells when each
+// store became visible (store_visibility), which explanations use to say whether a read was of
+// a store still buffered or stale against one already in memory.
 #include "fencelab/draw/execution_graph.h"
 
 #include <algorithm>
@@ -25,6 +27,7 @@ public:
   explicit CoherenceFollower(bool buffered, bool fifo) : m_buffered(buffered), m_fifo(fifo) {}
 
   void on(const Event& e) {
+    m_now = e.sequence;
     switch (e.kind) {
     case EventKind::Store:
       if (m_buffered) m_pending[e.thread].push_back(Pending{e.store_id, e.location});
@@ -44,17 +47,21 @@ public:
   }
 
   CoherenceOrder finish() {
+    m_now = kAtKernelEnd;
     for (auto& [thread, list] : m_pending)
       for (const Pending& p : list) append(p.location, p.store_id);
     m_pending.clear();
     return std::move(m_order);
   }
+  /** After finish(): when each store joined its history. */
+  StoreVisibility take_visibility() { return std::move(m_visible_at); }
 
 private:
   void append(Location location, uint64_t id) {
     auto& history = m_order[location.key()];
     if (history.empty()) history.push_back(0); // the initial value comes first
     history.push_back(id);
+    m_visible_at[id] = m_now;
   }
   void drain_one(ThreadId thread, uint64_t store_id) {
     auto& list = m_pending[thread];
@@ -77,8 +84,10 @@ private:
 
   bool m_buffered;
   bool m_fifo;
+  uint64_t m_now = 0; ///< the sequence of the event being followed
   std::map<ThreadId, std::vector<Pending>> m_pending;
   CoherenceOrder m_order;
+  StoreVisibility m_visible_at;
 };
 
 } // namespace
@@ -87,6 +96,13 @@ CoherenceOrder coherence_order(const std::vector<Event>& events, const std::stri
   CoherenceFollower follower(model != "sc", model == "tso");
   for (const Event& e : events) follower.on(e);
   return follower.finish();
+}
+
+StoreVisibility store_visibility(const std::vector<Event>& events, const std::string& model) {
+  CoherenceFollower follower(model != "sc", model == "tso");
+  for (const Event& e : events) follower.on(e);
+  follower.finish();
+  return follower.take_visibility();
 }
 
 } // namespace fencelab

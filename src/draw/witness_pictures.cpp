@@ -3,7 +3,6 @@
 
 #include "fencelab/draw/pictures.h"
 #include "fencelab/explore/exploration.h"
-#include "fencelab/explore/explanation.h"
 #include "fencelab/report/report.h"
 
 #include <fmt/format.h>
@@ -42,28 +41,18 @@ std::optional<RecordedWitness> record_witness(const Program& program, MachineOpt
   return witness;
 }
 
-std::vector<std::string> explain_witness(const Program& program, const MachineOptions& machine,
-                                         const RecordedWitness& witness, std::optional<bool> reachable_under_sc) {
-  ExplanationContext context{witness.model, false};
-  bool complete = true;
-  if (reachable_under_sc) {
-    context.reachable_under_sc = *reachable_under_sc;
-  } else {
+Explanation explain_witness(const Program& program, const MachineOptions& machine, const RecordedWitness& witness,
+                            std::optional<ScSearch> sc) {
+  if (!sc) {
     MachineOptions options = machine;
     options.warp = witness.warp;
     Machine simulated(program, options);
-    const auto sc = create_model("sc");
-    const ExplorationResult under_sc = explore_exhaustive(simulated, *sc, ExhaustiveOptions{100'000});
-    for (const OutcomeCount& o : under_sc.outcomes) context.reachable_under_sc |= o.outcome == witness.execution.outcome;
-    complete = under_sc.complete;
+    const auto sc_model = create_model("sc");
+    const ExplorationResult under_sc = explore_exhaustive(simulated, *sc_model, ExhaustiveOptions{100'000});
+    sc = ScSearch{false, under_sc.complete};
+    for (const OutcomeCount& o : under_sc.outcomes) sc->reached |= o.outcome == witness.execution.outcome;
   }
-  std::vector<std::string> sentences;
-  if (!context.reachable_under_sc)
-    sentences.push_back(fmt::format("Sequential consistency {} the outcome {}.",
-                                    complete ? "forbids" : "did not reach (in a bounded search)",
-                                    witness.execution.outcome.to_string(program)));
-  for (std::string& sentence : explain_execution(program, witness.events, context)) sentences.push_back(std::move(sentence));
-  return sentences;
+  return explain_execution(program, witness.events, witness.model, *sc);
 }
 
 std::string draw_witness_graph(const Program& program, const RecordedWitness& witness,

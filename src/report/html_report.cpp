@@ -130,9 +130,12 @@ void write_weak_outcomes(std::ostream& out, const HtmlReportInput& input, const 
       out << fmt::format("<p class=\"note\">cannot replay the witness: {}</p>\n", escape_markup(error));
       continue;
     }
-    const std::vector<std::string> sentences = explain_witness(program, input.machine, *witness, input.sc->complete
-                                                                                                    ? std::optional<bool>(false)
-                                                                                                    : std::nullopt);
+    // Weak: sc did not reach it. A complete sc search settles that; otherwise explain_witness
+    // searches again, as `explain` does.
+    const std::vector<std::string> sentences =
+        explain_witness(program, input.machine, *witness,
+                        input.sc->complete ? std::optional<ScSearch>(ScSearch{false, true}) : std::nullopt)
+            .sentences;
     out << "<ul>\n";
     for (const std::string& s : sentences) out << "<li>" << escape_markup(s) << "</li>\n";
     out << "</ul>\n<div class=\"picture\">\n" << draw_witness_graph(program, *witness, {}) << "</div>\n";

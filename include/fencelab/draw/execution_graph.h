@@ -104,6 +104,13 @@ using CoherenceOrder = std::map<uint64_t, std::vector<uint64_t>>;
  */
 CoherenceOrder coherence_order(const std::vector<Event>& events, const std::string& model);
 
+/** When each store (by id) joined its location's history, followed as coherence_order does:
+ *  the sequence of the event that made it visible (its own under sc; the drain, fence, barrier
+ *  release or atomic under tso and gpu), kAtKernelEnd for stores drained when the kernel ended. */
+using StoreVisibility = std::map<uint64_t, uint64_t>;
+inline constexpr uint64_t kAtKernelEnd = ~uint64_t(0);
+StoreVisibility store_visibility(const std::vector<Event>& events, const std::string& model);
+
 /** The graph of one execution under `model` ("sc", "tso", "gpu"). */
 ExecutionGraph build_execution_graph(const Program& program, const std::vector<Event>& events,
                                      const std::string& model, const GraphOptions& options = {});

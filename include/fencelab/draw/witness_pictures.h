@@ -3,6 +3,7 @@
 // `check --svg` and `report`.
 #pragma once
 
+#include "fencelab/draw/explanation.h"
 #include "fencelab/explore/replay_token.h"
 #include "fencelab/machine/machine.h"
 #include "fencelab/program/program.h"
@@ -27,10 +28,11 @@ struct RecordedWitness {
 std::optional<RecordedWitness> record_witness(const Program& program, MachineOptions machine, const ReplayToken& token,
                                               std::string& error);
 
-/** explain's sentences for the witness, led by whether sc forbids its outcome. `reachable_under_sc`
- *  when known; otherwise an exhaustive sc search (bounded, as `explain` does) decides. */
-std::vector<std::string> explain_witness(const Program& program, const MachineOptions& machine,
-                                         const RecordedWitness& witness, std::optional<bool> reachable_under_sc);
+/** The witness explained (explanation.h): what `explain` prints, the report shows and the
+ *  graph's caption says. `sc`: what an sc search said of its outcome, when known; otherwise an
+ *  exhaustive sc search (bounded at 100,000 executions) decides. */
+Explanation explain_witness(const Program& program, const MachineOptions& machine, const RecordedWitness& witness,
+                            std::optional<ScSearch> sc);
 
 std::string draw_witness_graph(const Program& program, const RecordedWitness& witness,
                                const std::vector<std::string>& caption);
