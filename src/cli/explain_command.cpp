@@ -1,6 +1,7 @@
 // `fencelab explain FILE TOKEN` (or --token-file): a witness in a few plain sentences.
 #include "commands.h"
 #include "picture_files.h"
+#include "search_session.h"
 
 #include "fencelab/explore/explanation.h"
 #include "fencelab/explore/exploration.h"
@@ -17,28 +18,36 @@ struct ExplainOptions {
   CommonOptions common;
   TokenArgument token;
   std::string svg_directory; ///< --svg DIR: the witness's pictures beside the text
+  uint64_t max_trace_events = 0; ///< 0: TraceRecorder's default
+  SearchCommandOptions search;   ///< --time-limit only
 };
 
 int execute(const ExplainOptions& options) {
   MachineOptions machine_options = options.common.machine;
-  const auto witness = load_token(options.token, machine_options);
-  if (!witness) return kBadInput;
   const auto program = load_program(options.common.file, options.common.shape);
   if (program == nullptr) return kBadInput;
+  const auto witness = load_token(options.token, machine_options, *program);
+  if (!witness) return kBadInput;
   Machine machine(*program, machine_options);
   if (!resident_threads_fit(machine)) return kBadInput;
   const auto model = create_model(witness->model);
-  TraceRecorder recorder;
+  TraceRecorder recorder(options.max_trace_events != 0 ? options.max_trace_events : TraceRecorder::kDefaultLimit);
   ReplayError replay_error;
-  const auto execution = replay(machine, *model, witness->token, &recorder, replay_error);
+  SearchSession session(options.search);
+  const auto execution = session.within(
+      "explain", [&] { return replay(machine, *model, witness->token, &recorder, replay_error, session.control()); });
   if (!execution) {
     fmt::print(stderr, "fencelab: error: cannot replay '{}': {}\n", witness->shown, replay_error.message);
-    return kBadInput;
+    return replay_error.stopped ? kFindings : kBadInput;
   }
+  note_events_left_out(recorder.left_out(), recorder.limit());
   // Is the outcome reachable without weak memory? Ask sc, exhaustively (bounded).
   ExplanationContext context{witness->model, false};
   const auto sc = create_model("sc");
-  const ExplorationResult under_sc = explore_exhaustive(machine, *sc, ExhaustiveOptions{100'000});
+  ExhaustiveOptions bounded{100'000};
+  bounded.control = session.control();
+  const ExplorationResult under_sc =
+      session.run("explain under sc", [&] { return explore_exhaustive(machine, *sc, bounded); });
   for (const OutcomeCount& o : under_sc.outcomes) context.reachable_under_sc |= o.outcome == execution->outcome;
 
   fmt::print("outcome {} under {} ({}):\n", execution->outcome.to_string(*program), witness->token.model, witness->shown);
@@ -49,7 +58,8 @@ int execute(const ExplainOptions& options) {
   for (const std::string& sentence : sentences) fmt::print("  {}\n", sentence);
   if (!options.svg_directory.empty()) {
     if (!prepare_directory(options.svg_directory)) return kBadInput;
-    RecordedWitness recorded{witness->model, machine_options.warp, witness->token.display(), recorder.events(), *execution};
+    RecordedWitness recorded{witness->model, machine_options.warp, witness->token.display(), recorder.events(),
+                             recorder.left_out(), *execution};
     std::vector<std::string> caption;
     if (!context.reachable_under_sc)
       caption.push_back(fmt::format("Sequential consistency {} this outcome.",
@@ -68,7 +78,11 @@ void add_explain_command(CLI::App& app, int& exit_code) {
   add_common_options(*command, options->common);
   add_token_arguments(*command, options->token, "gpu:001001");
   command->add_option("--svg", options->svg_directory,
-                      "also write the witness's execution graph, barrier timeline and warp lanes as SVG into DIR");
+                      "also write the witness's execution graph, barrier timeline and warp lanes as SVG into DIR "
+                      "(DIR or its parent must exist)")
+      ->check(output_directory());
+  add_trace_limit_option(*command, options->max_trace_events);
+  add_time_limit_option(*command, options->search.time_limit);
   command->callback([options, &exit_code] { exit_code = execute(*options); });
 }
 
