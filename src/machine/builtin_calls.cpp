@@ -240,7 +240,9 @@ void Machine::Impl::perform_printf(SimThread& thread, const Call& call, std::spa
   // Sema requires a string literal (sema_builtins.cpp).
   const std::string_view format =
       call.args[0]->kind == ExprKind::StringLiteral ? std::string_view(as<StringLiteral>(*call.args[0]).value) : "";
-  FormattedPrint printed = format_printf(format, arg_exprs, args);
+  // Past the output kept (below), a call is only checked, unless an observer shows its text.
+  const bool kept = output_bytes <= kMaxPrintfOutput || observing();
+  FormattedPrint printed = format_printf(format, arg_exprs, args, kept);
   if (!printed.error.empty()) fault(thread, call.range, printed.error_kind, std::move(printed.error));
   if (!printed.warning.empty()) {
     RuntimeErrorReport report;

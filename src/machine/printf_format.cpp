@@ -73,7 +73,7 @@ template <class Value> std::string c_format(const std::string& spec, Value value
 } // namespace
 
 FormattedPrint format_printf(std::string_view format, std::span<const Expr* const> arg_exprs,
-                             std::span<const Word> args) {
+                             std::span<const Word> args, bool with_text) {
   FormattedPrint result;
   size_t next = 0; // the next argument
   // Clamps a width or precision to kMaxPrintfField, saying so once per call.
@@ -91,11 +91,11 @@ FormattedPrint format_printf(std::string_view format, std::span<const Expr* cons
   };
   for (size_t i = 0; i < format.size(); ++i) {
     if (format[i] != '%') {
-      result.text += format[i];
+      if (with_text) result.text += format[i];
       continue;
     }
     if (i + 1 < format.size() && format[i + 1] == '%') {
-      result.text += '%';
+      if (with_text) result.text += '%';
       ++i;
       continue;
     }
@@ -143,6 +143,7 @@ FormattedPrint format_printf(std::string_view format, std::span<const Expr* cons
     if (c.has_precision && precision >= 0) spec += "." + std::to_string(clamp(precision, "precision"));
     const Expr& e = *arg_exprs[next];
     const Word w = args[next++];
+    if (!with_text) continue;
     switch (c.type) {
     case 'd':
     case 'i': result.text += c_format(spec + "lld", static_cast<long long>(word_to_int(w, e.type))); break;

@@ -35,8 +35,9 @@ struct FormattedPrint {
 };
 
 /** Formats one printf call: `format` (the string literal), the argument expressions after it
- *  (for their types and string literals) and their values. */
+ *  (for their types and string literals) and their values. Without `with_text` the call is
+ *  only checked (its error and warning set, `text` left empty): output nobody keeps. */
 FormattedPrint format_printf(std::string_view format, std::span<const Expr* const> arg_exprs,
-                             std::span<const Word> args);
+                             std::span<const Word> args, bool with_text = true);
 
 } // namespace fencelab
