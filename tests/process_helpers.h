@@ -2,7 +2,10 @@
 #pragma once
 
 #include <catch2/catch.hpp>
+#include <chrono>
+#include <csignal>
 #include <cstdio>
+#include <poll.h>
 #include <string>
 #include <vector>
 #include <sys/wait.h>
@@ -70,6 +73,65 @@ inline std::string write_temp_file(const std::string& name, const std::string& t
  *  false (sanitized builds print a warning with the process id there). */
 inline ProcessResult run_fencelab(const std::string& arguments, bool with_stderr = true) {
   return run_process(std::string(FENCELAB_BINARY) + " " + arguments, with_stderr);
+}
+
+/** What a signalled run of fencelab did: its exit and output, and how long it took to end
+ *  after the signal. */
+struct SignalledResult {
+  ProcessResult process;
+  double seconds_after_signal = 0;
+};
+
+/** Runs `fencelab ARGUMENTS...` (stdout and stderr into one pipe; no shell), sends it `signal`
+ *  after `delay_seconds` unless it has ended by then, and waits for it to end. */
+inline SignalledResult run_fencelab_signalled(const std::vector<std::string>& arguments, int signal,
+                                              double delay_seconds) {
+  int fds[2];
+  REQUIRE(::pipe(fds) == 0);
+  std::vector<std::string> copies = arguments;
+  std::vector<char*> argv{const_cast<char*>(FENCELAB_BINARY)};
+  for (std::string& a : copies) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  const pid_t pid = ::fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    ::dup2(fds[1], STDOUT_FILENO);
+    ::dup2(fds[1], STDERR_FILENO);
+    ::close(fds[0]);
+    ::execv(argv[0], argv.data());
+    ::_exit(127);
+  }
+  ::close(fds[1]);
+  SignalledResult result;
+  // Read while waiting (a full pipe would stop the child); poll the pipe so the signal goes
+  // out on time whether or not the child writes.
+  const auto start = std::chrono::steady_clock::now();
+  const auto seconds_since = [](std::chrono::steady_clock::time_point t) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+  };
+  bool signalled = false;
+  std::chrono::steady_clock::time_point signal_time = start;
+  for (;;) {
+    if (!signalled && seconds_since(start) >= delay_seconds) {
+      ::kill(pid, signal);
+      signalled = true;
+      signal_time = std::chrono::steady_clock::now();
+    }
+    if (signalled && seconds_since(signal_time) > 60) ::kill(pid, SIGKILL); // deaf to the signal: fails the test's timing
+    pollfd watch{fds[0], POLLIN, 0};
+    if (::poll(&watch, 1, 20) > 0) {
+      char buffer[4096];
+      const ssize_t n = ::read(fds[0], buffer, sizeof buffer);
+      if (n <= 0) break; // the child closed its end: it has exited
+      result.process.output.append(buffer, size_t(n));
+    }
+  }
+  ::close(fds[0]);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  result.seconds_after_signal = signalled ? seconds_since(signal_time) : 0;
+  result.process.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return result;
 }
 
 } // namespace fencelab::testing

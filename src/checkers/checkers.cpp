@@ -20,6 +20,7 @@ DiagnosticKind diagnostic_kind_of(RuntimeErrorKind kind) {
   case RuntimeErrorKind::InactiveLaneShuffle: return DiagnosticKind::InactiveLaneShuffle;
   case RuntimeErrorKind::WarpMismatch: return DiagnosticKind::WarpMismatch;
   case RuntimeErrorKind::AssertionFailed: return DiagnosticKind::AssertionFailed;
+  case RuntimeErrorKind::PrintfClamped: return DiagnosticKind::PrintfClamped;
   case RuntimeErrorKind::NullPointer:
   case RuntimeErrorKind::Arithmetic:
   case RuntimeErrorKind::Unsupported:

@@ -20,6 +20,7 @@ struct CheckOptions {
   CheckBudget budget;
   SearchCommandOptions search;
   std::string svg_directory; ///< --svg DIR: each finding's witness as pictures
+  uint64_t max_trace_events = 0; ///< 0: TraceRecorder's default
 };
 
 int execute(const CheckOptions& options) {
@@ -50,11 +51,19 @@ int execute(const CheckOptions& options) {
       // One set of pictures per finding: its witness's barrier timeline and warp lanes.
       for (size_t i = 0; i < result.reports.size(); ++i) {
         std::string error;
-        const auto witness = record_witness(*program, options.common.machine, result.reports[i].report.witness, error);
+        const WitnessRecording how{options.max_trace_events, session.control()};
+        const auto witness = session.within("check --svg", [&] {
+          return record_witness(*program, options.common.machine, result.reports[i].report.witness, error, how);
+        });
+        if (!witness && error.starts_with("stopped: ")) { // the report is printed: its pictures are cut short
+          fmt::print(stderr, "fencelab: error: the pictures of finding {} were not drawn: {}\n", i + 1, error);
+          return kFindings;
+        }
         if (!witness) {
           fmt::print(stderr, "fencelab: error: cannot replay the witness of finding {}: {}\n", i + 1, error);
           return kInternalError;
         }
+        note_events_left_out(*witness);
         const std::string prefix = fmt::format("{}-finding-{}-{}", model_name, i + 1,
                                                diagnostic_kind_name(result.reports[i].report.kind));
         std::vector<uint32_t> lines;
@@ -78,14 +87,19 @@ void add_check_command(CLI::App& app, int& exit_code) {
   CLI::App* command = app.add_subcommand("check", "find races, barrier divergence, deadlocks and memory errors");
   add_common_options(*command, options->common);
   command->add_option("--max-executions", options->budget.max_executions,
-                      "explore exhaustively when the search has at most this many executions");
-  command->add_option("--runs", options->budget.runs, "otherwise, this many random executions");
-  command->add_option("--seed", options->budget.seed, "seed for the random executions");
+                      "explore exhaustively when the search has at most this many executions")
+      ->transform(whole_number());
+  command->add_option("--runs", options->budget.runs, "otherwise, this many random executions")
+      ->transform(whole_number(1));
+  command->add_option("--seed", options->budget.seed, "seed for the random executions")->transform(whole_number());
   add_jobs_option(*command, options->budget.jobs);
   add_reduction_option(*command, options->budget.reduction);
   add_search_options(*command, options->search);
   command->add_option("--svg", options->svg_directory,
-                      "also write each finding's barrier timeline (and warp lanes) as SVG into DIR");
+                      "also write each finding's barrier timeline (and warp lanes) as SVG into DIR (DIR or its "
+                      "parent must exist)")
+      ->check(output_directory());
+  add_trace_limit_option(*command, options->max_trace_events);
   command->callback([options, &exit_code] { exit_code = execute(*options); });
 }
 

@@ -37,6 +37,13 @@ void add_launch_options(CLI::App& command, LaunchOptions& options);
 /** Applies --grid/--block to a compiled Program; prints why not and returns false. */
 bool apply_launch_options(Program& program, const LaunchOptions& options);
 
+/** A whole number of at least `min`, digits only, at most 2^64-1 (number_options.cpp): for
+ *  every unsigned option (CLI11 would take "-1" or an overflow as 2^64-1). */
+CLI::Validator whole_number(uint64_t min = 0);
+/** A finite number from `min` (or, without `min_allowed`, more than `min`) to `max`: NaN and
+ *  infinities are refused. */
+CLI::Validator finite_number(double min, double max, bool min_allowed = true);
+
 /** Options every simulating subcommand takes. */
 struct CommonOptions {
   std::string file;
@@ -72,8 +79,10 @@ struct SelectedWitness {
   std::string shown;
 };
 /** Reads and decodes the token, sets the warp mode it names in `machine` and checks its model;
- *  prints why not and returns nullopt (exit kBadInput). */
-std::optional<SelectedWitness> load_token(const TokenArgument& argument, MachineOptions& machine);
+ *  prints why not and returns nullopt (exit kBadInput). A token (or token file) longer than
+ *  any execution of `program` could use is refused ("token too long"). */
+std::optional<SelectedWitness> load_token(const TokenArgument& argument, MachineOptions& machine,
+                                          const Program& program);
 
 /** Checks that every requested model exists here; prints why not and returns false. */
 bool check_models(const std::vector<std::string>& models);

@@ -49,10 +49,10 @@ void add_common_options(CLI::App& command, CommonOptions& options) {
   command.add_option("--max-steps", options.machine.max_steps,
                      "visible events one execution may perform (default: 1,000 per thread of the launch, "
                      "at least 1,000,000)")
-      ->check(CLI::PositiveNumber);
+      ->transform(whole_number(1));
   command.add_option("--max-barrier-rounds", options.machine.max_barrier_rounds,
                      "barrier releases one execution may perform")
-      ->check(CLI::PositiveNumber);
+      ->transform(whole_number(1));
   choose_among(*command.add_option("--warp", options.machine.warp,
                                     "warp scheduling: its (independent threads, Volta and later; default) or "
                                     "lockstep (pre-Volta SIMT)"),

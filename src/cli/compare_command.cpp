@@ -139,7 +139,7 @@ void add_compare_command(CLI::App& app, int& exit_code) {
   command->add_option("--model", options->models, "models to explore (default sc,gpu)")->delimiter(',');
   command->add_option("--max-executions", options->exhaustive.max_executions,
                       "stop each exploration after this many executions")
-      ->check(CLI::PositiveNumber);
+      ->transform(whole_number(1));
   add_reduction_option(*command, options->exhaustive.reduction);
   add_search_options(*command, options->search);
   command->callback([options, &exit_code] { exit_code = execute(*options); });

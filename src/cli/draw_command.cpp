@@ -3,6 +3,7 @@
 // first outcome) of an exhaustive search; --timeline and --warps draw one random execution.
 #include "commands.h"
 #include "picture_files.h"
+#include "search_session.h"
 
 #include "fencelab/draw/witness_pictures.h"
 #include "fencelab/explore/exploration.h"
@@ -24,10 +25,14 @@ struct DrawOptions {
   std::string output;
   uint64_t seed = 1;
   uint64_t max_executions = 20'000; ///< without a token, --graph's searches stop here
+  uint64_t max_trace_events = 0;    ///< 0: TraceRecorder's default
+  SearchCommandOptions search;      ///< --time-limit only
 };
 
-/** The token to draw when none was given (see the file comment). */
-std::optional<ReplayToken> choose_witness(const Program& program, const DrawOptions& options, PictureKind kind) {
+/** The token to draw when none was given (see the file comment); the searches stop at the
+ *  session's time limit or a signal (`stopped` then says why). */
+std::optional<ReplayToken> choose_witness(const Program& program, const DrawOptions& options, PictureKind kind,
+                                          SearchSession& session, std::string& stopped) {
   Machine machine(program, options.common.machine);
   const std::string& model_name = options.common.models.front();
   const auto model = create_model(model_name);
@@ -35,13 +40,23 @@ std::optional<ReplayToken> choose_witness(const Program& program, const DrawOpti
     RandomOptions random;
     random.runs = 1;
     random.seed = options.seed;
-    const ExplorationResult result = explore_random(machine, *model, random);
+    random.jobs = 1;
+    random.control = session.control();
+    const ExplorationResult result =
+        session.run("draw under " + model_name, [&] { return explore_random(machine, *model, random); });
+    stopped = result.stopped_because;
     if (result.outcomes.empty()) return std::nullopt;
     return result.outcomes.front().witness;
   }
-  const ExplorationResult result = explore_exhaustive(machine, *model, ExhaustiveOptions{options.max_executions});
+  ExhaustiveOptions exhaustive{options.max_executions};
+  exhaustive.control = session.control();
+  const ExplorationResult result =
+      session.run("draw under " + model_name, [&] { return explore_exhaustive(machine, *model, exhaustive); });
+  stopped = result.stopped_because;
+  if (!stopped.empty()) return result.outcomes.empty() ? std::nullopt : std::optional(result.outcomes.front().witness);
   const auto sc = create_model("sc");
-  const ExplorationResult under_sc = explore_exhaustive(machine, *sc, ExhaustiveOptions{options.max_executions});
+  const ExplorationResult under_sc =
+      session.run("draw under sc", [&] { return explore_exhaustive(machine, *sc, exhaustive); });
   for (const OutcomeCount& o : result.outcomes) {
     const bool under_sc_too = std::any_of(under_sc.outcomes.begin(), under_sc.outcomes.end(),
                                           [&](const OutcomeCount& s) { return s.outcome == o.outcome; });
@@ -62,26 +77,32 @@ int execute(DrawOptions& options) {
     if (options.common.models.size() != 1) fmt::print(stderr, "fencelab: error: draw takes one --model\n");
     return kBadInput;
   }
+  const auto program = load_program(options.common.file, options.common.shape);
+  if (program == nullptr) return kBadInput;
   std::optional<ReplayToken> token;
   if (!options.token.text.empty() || !options.token.file.empty()) {
-    auto witness = load_token(options.token, options.common.machine);
+    auto witness = load_token(options.token, options.common.machine, *program);
     if (!witness) return kBadInput;
     token = std::move(witness->token);
   }
-  const auto program = load_program(options.common.file, options.common.shape);
-  if (program == nullptr) return kBadInput;
   if (!resident_threads_fit(Machine(*program, options.common.machine))) return kBadInput;
-  if (!token) token = choose_witness(*program, options, kind);
+  SearchSession session(options.search);
+  std::string stopped;
+  if (!token) token = choose_witness(*program, options, kind, session, stopped);
   if (!token) {
-    fmt::print(stderr, "fencelab: error: the kernel has no execution to draw\n");
+    if (!stopped.empty()) fmt::print(stderr, "fencelab: error: no execution to draw: the search stopped ({})\n", stopped);
+    else fmt::print(stderr, "fencelab: error: the kernel has no execution to draw\n");
     return kFindings;
   }
   std::string error;
-  const auto witness = record_witness(*program, options.common.machine, *token, error);
+  const WitnessRecording how{options.max_trace_events, session.control()};
+  const auto witness =
+      session.within("draw", [&] { return record_witness(*program, options.common.machine, *token, error, how); });
   if (!witness) {
     fmt::print(stderr, "fencelab: error: cannot replay '{}': {}\n", token->display(), error);
-    return kBadInput;
+    return error.starts_with("stopped: ") ? kFindings : kBadInput;
   }
+  note_events_left_out(*witness);
   std::string picture;
   switch (kind) {
   case PictureKind::Graph:
@@ -120,8 +141,12 @@ void add_draw_command(CLI::App& app, int& exit_code) {
   command->add_flag("--warps", options->warps, "the lanes of a warp: active mask per step, divergence");
   command->add_option("-o,--output", options->output, "write the SVG to FILE (default: standard output)");
   command->add_option("--max-executions", options->max_executions,
-                      "without a token, --graph explores at most this many executions per model (default 20000)");
-  command->add_option("--seed", options->seed, "without a token, --timeline and --warps draw a random execution from this seed");
+                      "without a token, --graph explores at most this many executions per model (default 20000)")
+      ->transform(whole_number(1));
+  command->add_option("--seed", options->seed, "without a token, --timeline and --warps draw a random execution from this seed")
+      ->transform(whole_number());
+  add_trace_limit_option(*command, options->max_trace_events);
+  add_time_limit_option(*command, options->search.time_limit);
   command->callback([options, &exit_code] { exit_code = execute(*options); });
 }
 

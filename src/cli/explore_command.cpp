@@ -94,14 +94,15 @@ void add_run_command(CLI::App& app, int& exit_code) {
   auto options = std::make_shared<ExploreCommandOptions>();
   CLI::App* command = app.add_subcommand("run", "run random schedules and print the outcome histogram");
   add_common_options(*command, options->common);
-  command->add_option("--runs", options->random.runs, "number of executions")->check(CLI::PositiveNumber);
+  command->add_option("--runs", options->random.runs, "number of executions")->transform(whole_number(1));
   command->add_option("--bias", options->random.bias,
                       "probability of the common case (newest value, prompt drain) at a weak-memory "
                       "decision; 0 is uniform")
-      ->check(CLI::Range(0.0, 1.0));
+      ->check(finite_number(0.0, 1.0));
   command->add_flag("--no-check", options->no_check, "run without the checkers (races, barriers, deadlocks): faster");
   add_jobs_option(*command, options->random.jobs);
   command->add_option("--seed", options->random.seed, "generator seed (printed; default: random)")
+      ->transform(whole_number())
       ->each([options](const std::string&) { options->seed_given = true; });
   add_search_options(*command, options->search);
   command->callback([options, &exit_code] {
@@ -116,7 +117,7 @@ void add_explore_command(CLI::App& app, int& exit_code) {
   add_common_options(*command, options->common);
   command->add_option("--max-executions", options->exhaustive.max_executions,
                       "stop after this many executions (the report says the search was cut short)")
-      ->check(CLI::PositiveNumber);
+      ->transform(whole_number(1));
   command->add_flag("--no-check", options->no_check, "explore without the checkers (races, barriers, deadlocks): faster");
   add_reduction_option(*command, options->exhaustive.reduction);
   add_search_options(*command, options->search);

@@ -24,9 +24,10 @@ void add_gpu_options(CLI::App& command, GpuCommandOptions& options) {
   command.add_option("--stress", options.gpu.stress_blocks, "litmus: extra blocks stressing memory (default 0: on an H100 stress lowered the MP and SB rates)");
   command.add_option("--sync-spins", options.gpu.sync_spins,
                      "litmus: spins of the start barrier that lines up an instance's threads (0: none)");
-  command.add_option("--seed", options.gpu.seed, "litmus: seed of the placement and assignment shuffles");
+  command.add_option("--seed", options.gpu.seed, "litmus: seed of the placement and assignment shuffles")
+      ->transform(whole_number());
   command.add_option("--watchdog", options.gpu.watchdog_seconds, "seconds a launch may run before it counts as a hang")
-      ->check(CLI::Range(0.1, 3600.0));
+      ->check(finite_number(0.1, 3600.0));
   command.add_flag("--emit-cuda", options.emit_cuda, "print the generated CUDA source and exit (needs no GPU)");
   add_launch_options(command, options.shape);
 }

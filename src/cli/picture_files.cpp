@@ -1,28 +1,41 @@
 // picture_files.h.
 #include "picture_files.h"
 
+#include "commands.h"
+
+#include "fencelab/report/report.h"
+
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
 
 namespace fencelab::cli {
 
+void add_trace_limit_option(CLI::App& command, uint64_t& max_events) {
+  command
+      .add_option("--max-trace-events", max_events,
+                  fmt::format("events of the execution a trace or picture holds (default {}); the rest are left out",
+                              TraceRecorder::kDefaultLimit))
+      ->transform(whole_number(1));
+}
+
+void note_events_left_out(uint64_t left_out, uint64_t limit) {
+  if (left_out == 0) return;
+  fmt::print(stderr,
+             "fencelab: note: the execution has {} events; only its first {} are shown, the rest are left out "
+             "(--max-trace-events {} limits them: raise it to see more)\n",
+             limit + left_out, limit, limit);
+}
+
+void note_events_left_out(const RecordedWitness& witness) {
+  note_events_left_out(witness.events_left_out, witness.events.size());
+}
+
 bool write_text_file(const std::string& path, const std::string& content) {
   std::ofstream out(path, std::ios::binary);
   if (out) out << content;
   if (!out) {
     fmt::print(stderr, "fencelab: error: cannot write '{}'\n", path);
-    return false;
-  }
-  return true;
-}
-
-bool prepare_directory(const std::string& directory) {
-  std::error_code error;
-  std::filesystem::create_directories(directory, error);
-  if (error || !std::filesystem::is_directory(directory)) {
-    fmt::print(stderr, "fencelab: error: cannot create the directory '{}': {}\n", directory,
-               error ? error.message() : "a file of that name exists");
     return false;
   }
   return true;

@@ -1,6 +1,8 @@
 // `fencelab replay FILE TOKEN` (or --token-file): reproduce one execution exactly; --trace prints it step by step;
 // --timeline draws its barrier timeline with box characters, as wide as the terminal.
 #include "commands.h"
+#include "picture_files.h"
+#include "search_session.h"
 
 #include "fencelab/draw/barrier_timeline.h"
 #include "fencelab/draw/pictures.h"
@@ -24,6 +26,8 @@ struct ReplayOptions {
   bool trace = false;
   bool timeline = false;
   uint32_t width = 0; ///< 0: the terminal's, else $COLUMNS, else 100
+  uint64_t max_trace_events = 0; ///< 0: TraceRecorder's default
+  SearchCommandOptions search;   ///< --time-limit only
 };
 
 /** The terminal's width: --width, else the terminal's (TIOCGWINSZ), else $COLUMNS, else 100. */
@@ -39,20 +43,26 @@ uint32_t terminal_width(uint32_t asked) {
 }
 
 int execute(ReplayOptions& options) {
-  const auto witness = load_token(options.token, options.common.machine);
-  if (!witness) return kBadInput;
   const auto program = load_program(options.common.file, options.common.shape);
   if (program == nullptr) return kBadInput;
+  const auto witness = load_token(options.token, options.common.machine, *program);
+  if (!witness) return kBadInput;
   Machine machine(*program, options.common.machine);
   if (!resident_threads_fit(machine)) return kBadInput;
   const auto model = create_model(witness->model);
-  TraceRecorder recorder;
+  TraceRecorder recorder(options.max_trace_events != 0 ? options.max_trace_events : TraceRecorder::kDefaultLimit);
   ReplayError replay_error;
-  const auto execution = replay(machine, *model, witness->token, options.trace || options.timeline ? &recorder : nullptr, replay_error);
+  // A long execution (a barrier loop's) stops at --time-limit or a signal, as a search does.
+  SearchSession session(options.search);
+  const auto execution = session.within("replay", [&] {
+    return replay(machine, *model, witness->token, options.trace || options.timeline ? &recorder : nullptr,
+                  replay_error, session.control());
+  });
   if (!execution) {
     fmt::print(stderr, "fencelab: error: cannot replay '{}': {}\n", witness->shown, replay_error.message);
-    return kBadInput;
+    return replay_error.stopped ? kFindings : kBadInput;
   }
+  note_events_left_out(recorder.left_out(), recorder.limit());
   if (options.common.json) {
     print_trace_json(std::cout, *program, witness->token.encode(), recorder.events(), *execution);
   } else if (options.trace || options.timeline) {
@@ -82,6 +92,8 @@ void add_replay_command(CLI::App& app, int& exit_code) {
   command->add_flag("--timeline", options->timeline, "draw the barrier timeline with box characters");
   command->add_option("--width", options->width, "columns for --timeline (default: the terminal's)")
       ->check(CLI::Range(20u, 1000u));
+  add_trace_limit_option(*command, options->max_trace_events);
+  add_time_limit_option(*command, options->search.time_limit);
   command->callback([options, &exit_code] { exit_code = execute(*options); });
 }
 

@@ -4,6 +4,7 @@
 #include "commands.h"
 #include "gpu_common.h"
 #include "picture_files.h"
+#include "search_session.h"
 
 #include "fencelab/checkers/checkers.h"
 #include "fencelab/explore/expectations.h"
@@ -24,6 +25,7 @@ struct ReportCommandOptions {
   std::string output;
   std::string command_line;
   bool gpu = false; ///< --gpu: run it on the GPU too, as `fencelab gpu` does with its defaults
+  SearchCommandOptions search; ///< --time-limit only
 };
 
 /** Runs the kernel on the GPU as `fencelab gpu` would; a failure is written on the page. */
@@ -73,24 +75,38 @@ int execute(const ReportCommandOptions& options) {
   input.program = program.get();
   input.machine = options.common.machine;
   input.command_line = options.command_line;
+  // As `explore`: --time-limit, SIGINT and SIGTERM end a search with what it found, and the
+  // page is written with that (a stop ends every later search at once).
+  SearchSession session(options.search);
+  int exit_code = kSuccess;
   for (const std::string& model_name : options.common.models) {
     const auto model = create_model(model_name);
     ExhaustiveOptions exhaustive = options.exhaustive;
     exhaustive.checkers = &checkers;
+    exhaustive.control = session.control();
     ModelRun run;
-    run.result = explore_exhaustive(machine, *model, exhaustive);
+    run.result = session.run("report under " + model_name, [&] { return explore_exhaustive(machine, *model, exhaustive); });
+    if (!run.result.stopped_because.empty()) {
+      fmt::print(stderr, "fencelab: note: the search under {} was stopped: {}\n", model_name, run.result.stopped_because);
+      exit_code = kFindings;
+    }
     run.expectations = check_expectations(*program, run.result);
     if (model_name == "sc") input.sc = run.result;
     input.runs.push_back(std::move(run));
   }
   if (!input.sc) {
     const auto sc = create_model("sc");
-    input.sc = explore_exhaustive(machine, *sc, ExhaustiveOptions{options.exhaustive.max_executions});
+    ExhaustiveOptions exhaustive{options.exhaustive.max_executions};
+    exhaustive.control = session.control();
+    input.sc = session.run("report under sc", [&] { return explore_exhaustive(machine, *sc, exhaustive); });
   }
-  int exit_code = kSuccess;
   if (options.gpu) input.gpu = run_gpu_for_report(*program, options, exit_code);
   std::ostringstream page;
-  write_html_report(page, input);
+  input.control = session.control();
+  session.within("report", [&] {
+    write_html_report(page, input);
+    return true;
+  });
   if (!write_text_file(options.output, page.str())) return kBadInput;
   fmt::print("wrote {}\n", options.output);
   return exit_code;
@@ -104,8 +120,10 @@ void add_report_command(CLI::App& app, int& exit_code) {
   add_common_options(*command, options->common);
   options->common.models = {"sc", "tso", "gpu"};
   command->add_option("-o,--output", options->output, "the HTML file to write")->required();
-  command->add_option("--max-executions", options->exhaustive.max_executions, "stop each model's search after this many");
+  command->add_option("--max-executions", options->exhaustive.max_executions, "stop each model's search after this many")
+      ->transform(whole_number(1));
   add_reduction_option(*command, options->exhaustive.reduction);
+  add_time_limit_option(*command, options->search.time_limit);
   command->add_flag("--gpu", options->gpu,
                     "also run it on the GPU (as `fencelab gpu` with its defaults) and add the histogram");
   command->callback([options, &exit_code] {

@@ -1,24 +1,33 @@
 // --time-limit, --quiet, signals and the progress line (search_session.h).
 #include "search_session.h"
 
+#include "commands.h"
+#include "output_directory.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <fmt/format.h>
+#include <limits>
 #include <unistd.h>
 
 namespace fencelab::cli {
 
-void add_search_options(CLI::App& command, SearchCommandOptions& options) {
+void add_time_limit_option(CLI::App& command, double& seconds) {
   command
-      .add_option("--time-limit", options.time_limit,
+      .add_option("--time-limit", seconds,
                   "stop each search after SECONDS and report what it found so far (as Ctrl-C does)")
-      ->check(CLI::PositiveNumber);
+      ->check(finite_number(0, std::numeric_limits<double>::infinity(), false));
+}
+
+void add_search_options(CLI::App& command, SearchCommandOptions& options) {
+  add_time_limit_option(command, options.time_limit);
   command.add_flag("--quiet", options.quiet, "no progress line on stderr");
   command.add_option("--witness-dir", options.witness_dir,
                      "write each witness token too long for the report to a file in DIR (for replay/explain "
-                     "--token-file)");
+                     "--token-file); DIR or its parent must exist")
+      ->check(output_directory());
 }
 
 void ProgressLine::show(const SearchProgress& progress) {
@@ -84,7 +93,10 @@ bool SearchSession::save_witness(ReplayToken& token) {
   if (text.size() <= ReplayToken::kDisplayLimit) return true;
   const std::filesystem::path path = std::filesystem::path(m_witness_dir) / token.file_name();
   std::error_code error;
-  std::filesystem::create_directories(m_witness_dir, error);
+  if (!std::filesystem::is_directory(m_witness_dir, error)) {
+    // Its last component only (output_directory.h; the option's check saw its parent).
+    std::filesystem::create_directory(m_witness_dir, error);
+  }
   if (!error && !std::filesystem::exists(path, error)) {
     // Written beside, then renamed: a file of that name is always a whole token.
     const std::filesystem::path partial = path.string() + ".partial";

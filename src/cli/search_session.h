@@ -19,6 +19,8 @@ struct SearchCommandOptions {
 };
 
 void add_search_options(CLI::App& command, SearchCommandOptions& options);
+/** `--time-limit SECONDS` alone (draw, report: the commands that search, then write). */
+void add_time_limit_option(CLI::App& command, double& seconds);
 
 /**
  * `\r`-refreshed status line on stderr: "explore under gpu: 123456 executions, 45678/s,
@@ -52,6 +54,14 @@ public:
     ExplorationResult result = search();
     end();
     save_long_witnesses(result);
+    return result;
+  }
+  /** Runs other work under the same control (a replay, say, given control()): the time limit
+   *  counts from here, and SIGINT and SIGTERM stop it instead of the process. */
+  template <class Work> auto within(const std::string& label, Work&& work) {
+    begin(label);
+    auto result = work();
+    end();
     return result;
   }
 

@@ -4,7 +4,6 @@
 
 #include <fmt/format.h>
 #include <fstream>
-#include <sstream>
 
 namespace fencelab::cli {
 
@@ -16,17 +15,39 @@ void add_token_arguments(CLI::App& command, TokenArgument& argument, const char*
   file->excludes(text);
 }
 
-std::optional<SelectedWitness> load_token(const TokenArgument& argument, MachineOptions& machine) {
+namespace {
+
+/** The token file's text, at most ReplayToken::kMaxTextSize characters (`--token-file /dev/zero`
+ *  read without bound); prints why not and returns nullopt. */
+std::optional<std::string> read_token_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string text;
+  if (in) {
+    char buffer[1 << 16];
+    while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
+      text.append(buffer, size_t(in.gcount()));
+      if (text.size() > ReplayToken::kMaxTextSize) {
+        fmt::print(stderr, "fencelab: error: bad replay token file '{}': token too long: more than {} bytes\n", path,
+                   ReplayToken::kMaxTextSize);
+        return std::nullopt;
+      }
+    }
+  }
+  if (!in.eof()) {
+    fmt::print(stderr, "fencelab: error: cannot read the token file '{}'\n", path);
+    return std::nullopt;
+  }
+  return text;
+}
+
+} // namespace
+
+std::optional<SelectedWitness> load_token(const TokenArgument& argument, MachineOptions& machine, const Program& program) {
   std::string text = argument.text;
   if (!argument.file.empty()) {
-    std::ifstream in(argument.file);
-    std::stringstream contents;
-    if (in) contents << in.rdbuf();
-    if (!in) {
-      fmt::print(stderr, "fencelab: error: cannot read the token file '{}'\n", argument.file);
-      return std::nullopt;
-    }
-    text = contents.str();
+    std::optional<std::string> contents = read_token_file(argument.file);
+    if (!contents) return std::nullopt;
+    text = std::move(*contents);
     // The file is the token and, as written, a newline; surrounding space is not part of it.
     const size_t begin = text.find_first_not_of(" \t\r\n");
     const size_t end = text.find_last_not_of(" \t\r\n");
@@ -37,7 +58,7 @@ std::optional<SelectedWitness> load_token(const TokenArgument& argument, Machine
   }
   const std::string source = argument.file.empty() ? "" : fmt::format(" (from {})", argument.file);
   std::string error;
-  auto token = ReplayToken::decode(text, error);
+  auto token = ReplayToken::decode(text, error, max_decisions(program, machine));
   if (!token) {
     const std::string shown = text.size() <= ReplayToken::kDisplayLimit ? text : text.substr(0, 40) + "...";
     fmt::print(stderr, "fencelab: error: bad replay token '{}'{}: {}\n", shown, source, error);

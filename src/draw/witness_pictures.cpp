@@ -15,7 +15,7 @@ std::string file_name_of(const std::string& path) {
 }
 
 std::optional<RecordedWitness> record_witness(const Program& program, MachineOptions machine, const ReplayToken& token,
-                                              std::string& error) {
+                                              std::string& error, const WitnessRecording& how) {
   RecordedWitness witness;
   if (!split_mode_name(token.model, witness.model, machine.warp)) {
     error = fmt::format("unknown warp mode in '{}' (its or lockstep)", token.model);
@@ -29,14 +29,15 @@ std::optional<RecordedWitness> record_witness(const Program& program, MachineOpt
   witness.warp = machine.warp;
   witness.token = token.display();
   Machine simulated(program, machine);
-  TraceRecorder recorder;
+  TraceRecorder recorder(how.max_events != 0 ? how.max_events : TraceRecorder::kDefaultLimit);
   ReplayError replay_error;
-  auto execution = replay(simulated, *model, token, &recorder, replay_error);
+  auto execution = replay(simulated, *model, token, &recorder, replay_error, how.control);
   if (!execution) {
     error = replay_error.message;
     return std::nullopt;
   }
   witness.events = recorder.events();
+  witness.events_left_out = recorder.left_out();
   witness.execution = std::move(*execution);
   return witness;
 }

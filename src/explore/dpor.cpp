@@ -14,7 +14,7 @@ using namespace dpor_detail;
 
 void DporChoices::start_execution() {
   m_enabled_entries = 0;
-  for (const Entry& entry : m_stack) m_enabled_entries += entry.enabled.size();
+  for (const Entry& entry : m_stack) m_enabled_entries += memory_units(entry.enabled.size());
   m_position = 0;
   m_steps.clear();
   m_current.clear();
@@ -48,7 +48,7 @@ void DporChoices::schedule_point(std::span<const ActorId> actors) {
   m_schedule_pending = actors.size() > 1;
   if (m_abandoned) return;
   if (m_position == m_stack.size()) {
-    m_enabled_entries += actors.size();
+    m_enabled_entries += memory_units(actors.size());
     if (m_enabled_entries > kMaxEnabledEntries) {
       m_abandoned = true;
       return stop_too_long(m_steps.size(), actors.size());
@@ -91,13 +91,16 @@ void DporChoices::schedule_point(std::span<const ActorId> actors) {
   }
   const Entry& entry = m_stack[m_position];
   m_steps.push_back(Step{m_position, entry.enabled[entry.chosen], false, {}, {}});
+  m_steps.back().trigger = trigger_of_new_step();
   ++m_position;
   m_in_step = true;
 }
 
 void DporChoices::at_once_step(const ActorId& actor) {
   schedule_point(std::span<const ActorId>(&actor, 1));
-  if (!m_abandoned && !m_steps.empty() && m_steps.back().actor == actor) m_steps.back().at_once = true;
+  if (m_abandoned || m_steps.empty() || !(m_steps.back().actor == actor)) return;
+  m_steps.back().at_once = true;
+  m_steps.back().trigger = trigger_of_new_step();
 }
 
 void DporChoices::awaits_released() {
@@ -231,10 +234,7 @@ void DporChoices::close_step() {
   step.footprint = std::move(footprint);
 }
 
-size_t DporChoices::trigger_of(size_t step) const {
-  while (step > 0 && m_steps[step].at_once) --step;
-  return step;
-}
+size_t DporChoices::trigger_of(size_t step) const { return m_steps[step].trigger; }
 
 void DporChoices::finish_execution(const ExecutionResult& result) {
   close_step();

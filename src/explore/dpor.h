@@ -56,8 +56,8 @@ public:
   /** Non-empty when the last execution was too long for the reduction's memory: the search
    *  must stop there (it would otherwise run out of memory). */
   const std::string& stop_reason() const { return m_stop_reason; }
-  /** Each scheduling point keeps its enabled actors (16 bytes each): at most this many in
-   *  one execution's stack (256 MiB). */
+  /** Each scheduling point keeps its enabled actors (16 bytes each) and its entry and step
+   *  (memory_units): at most this many 16-byte units in one execution's stack (256 MiB). */
   static constexpr uint64_t kMaxEnabledEntries = uint64_t(1) << 24;
   /** Happens-before is a clock per event with one entry per actor: at most this many entries
    *  (4 bytes each, 1 GiB) for one execution. */
@@ -134,6 +134,10 @@ private:
     bool at_once = false;
     Footprint footprint;            ///< everything the step touched (forced drains included)
     std::vector<Segment> segments;  ///< in order, only when the step forced a drain
+    /** trigger_of(this step), kept when the step is opened: found by walking back over the
+     *  releases before it, a barrier loop's thousands of consecutive releases took time
+     *  quadratic in its rounds (issue 68 F: 80,000 rounds, 3 s; 10,000,000, hours). */
+    size_t trigger = 0;
   };
   /** One actor's part of a step, as race analysis sees the execution (dpor.cpp). */
   struct Event {
@@ -150,8 +154,12 @@ private:
 
   void close_step();
   /** The step an at-once step (a release that drained nothing) was made due by: the arrival
-   *  before it; else `step`. */
+   *  before it, past the at-once releases that came in a row; else `step`. */
   size_t trigger_of(size_t step) const;
+  /** trigger_of for the step just opened, from its predecessor's (dpor_barrier_loops.cpp). */
+  size_t trigger_of_new_step() const;
+  /** What a scheduling point of `enabled` actors keeps, in 16-byte units (dpor_barrier_loops.cpp). */
+  static uint64_t memory_units(size_t enabled);
   void add_backtrack(Entry& entry, const ActorId& actor, std::vector<ActorId> wakeup);
   std::vector<Sleeper> sleep_after(const Entry& parent, const Step& step) const;
   void analyse_races();

@@ -66,10 +66,13 @@ private:
   size_t m_position = 0;
 };
 
-class ReplayChoices final : public ChoiceSource {
+class ReplayChoices final : public InterruptibleChoices {
 public:
   ReplayChoices(const std::vector<uint32_t>& choices, bool awaits) : m_choices(choices), m_awaits(awaits) {}
   bool awaits_spins() const override { return m_awaits; }
+  /** A token that no longer fits ends the execution at once (running on, a barrier loop's
+   *  replay took as long as the loop, for nothing); so does the control's stop. */
+  bool interrupted() override { return !m_error.empty() || InterruptibleChoices::interrupted(); }
   uint32_t choose(uint32_t options, ChoiceKind kind, uint32_t) override {
     if (m_position >= m_choices.size()) {
       if (m_error.empty())
@@ -170,20 +173,27 @@ ExplorationResult explore_exhaustive(Machine& machine, MemoryModel& model,
   result.reports = table.take_reports();
   result.checked = options.checkers != nullptr;
   result.seconds = seconds_since(start);
+  machine.release_fiber_stacks(); // the next search (another model's) maps its own
   return result;
 }
 
 std::optional<ExecutionResult> replay(Machine& machine, MemoryModel& model, const ReplayToken& token,
-                                      EventObserver* observer, ReplayError& error) {
+                                      EventObserver* observer, ReplayError& error, const SearchControl* control) {
   const std::string running = mode_name(model.name(), machine.options().warp);
   if (token.model != running) {
     error.message = fmt::format("the token was made under model '{}', not '{}'", token.model, running);
     return std::nullopt;
   }
   ReplayChoices choices(token.choices, token.awaits);
+  if (control != nullptr) choices.interrupt_on(control);
   ExecutionResult execution = machine.run(model, choices, observer);
   if (!choices.error().empty()) {
     error.message = choices.error();
+    return std::nullopt;
+  }
+  if (!choices.interrupted_because().empty()) {
+    error.message = "stopped: " + choices.interrupted_because();
+    error.stopped = true;
     return std::nullopt;
   }
   if (!choices.used_all()) {

@@ -293,8 +293,13 @@ ExplorationResult explore_random(Machine& machine, MemoryModel& model, const Ran
       std::min({std::max<uint64_t>(options.jobs, 1), chunk_count(options.runs), job_fit}));
   // An execution that asks no decision is the only one there is, and runs once (run_chunk):
   // jobs are started only when the first execution asks one.
-  if (jobs > 1 && asks_decisions(machine, model, options)) search_in_parallel(searcher, jobs, table, result);
-  else search_serially(searcher, table, result);
+  if (jobs > 1 && asks_decisions(machine, model, options)) {
+    machine.release_fiber_stacks(); // the probe's: each job's Machine maps its own (job_fit)
+    search_in_parallel(searcher, jobs, table, result);
+  } else {
+    search_serially(searcher, table, result);
+  }
+  machine.release_fiber_stacks(); // the next search (another model's) maps its own
   result.outcomes = table.take();
   result.reports = table.take_reports();
   result.checked = options.checkers != nullptr;

@@ -84,6 +84,11 @@ void encode_into(const ReplayToken& token, TokenText& out) {
   }
 }
 
+std::string too_long(uint64_t max_decisions) {
+  return fmt::format("token too long: it has more than {} decisions, more than any execution of this launch can make",
+                     max_decisions);
+}
+
 } // namespace
 
 std::string ReplayToken::encode() const {
@@ -92,7 +97,7 @@ std::string ReplayToken::encode() const {
   return std::move(out.text);
 }
 
-std::optional<ReplayToken> ReplayToken::decode(std::string_view text, std::string& error) {
+std::optional<ReplayToken> ReplayToken::decode(std::string_view text, std::string& error, uint64_t max_decisions) {
   const size_t colon = text.find(':');
   if (colon == std::string_view::npos || colon == 0) {
     error = "a replay token has the form MODEL:CHOICES, e.g. sc:0110";
@@ -137,10 +142,19 @@ std::optional<ReplayToken> ReplayToken::decode(std::string_view text, std::strin
         return std::nullopt;
       }
       ++i;
+      // Counted before it is expanded: `sc:0[4294967295]`, sixteen characters, asked for 16 GB.
+      if (count - 1 > max_decisions - token.choices.size()) {
+        error = too_long(max_decisions);
+        return std::nullopt;
+      }
       token.choices.insert(token.choices.end(), count - 1, token.choices.back());
       continue;
     } else {
       error = fmt::format("unexpected '{}' at position {} of the token", c, colon + 1 + i);
+      return std::nullopt;
+    }
+    if (token.choices.size() >= max_decisions) {
+      error = too_long(max_decisions);
       return std::nullopt;
     }
     token.choices.push_back(value);

@@ -1,6 +1,7 @@
 // Builtin functions: math, bit casts, fences, barriers, atomics, printf (builtins.def).
 #include "fencelab/machine/atomic_update.h"
 #include "half_builtins.h"
+#include "printf_format.h"
 #include "machine_impl.h"
 
 #include <bit>
@@ -156,63 +157,6 @@ Event observed_event(EventKind kind, const SimThread& thread, SourceRange range)
   return e;
 }
 
-/** printf's conversions rebuilt one at a time with the C library's formatter. */
-std::string format_printf(const std::string& format, const std::vector<const Expr*>& arg_exprs,
-                          std::span<const Word> args) {
-  std::string out;
-  size_t next = 0;
-  for (size_t i = 0; i < format.size(); ++i) {
-    if (format[i] != '%') {
-      out += format[i];
-      continue;
-    }
-    if (i + 1 < format.size() && format[i + 1] == '%') {
-      out += '%';
-      ++i;
-      continue;
-    }
-    size_t j = i + 1;
-    std::string spec = "%";
-    while (j < format.size() && std::string_view("-+ #0123456789.*").find(format[j]) != std::string_view::npos)
-      spec += format[j++];
-    while (j < format.size() && std::string_view("hlLzjt").find(format[j]) != std::string_view::npos) ++j;
-    if (j >= format.size()) break;
-    const char conversion = format[j];
-    i = j;
-    if (next >= args.size()) {
-      out += "<missing argument>";
-      continue;
-    }
-    const Expr& e = *arg_exprs[next];
-    const Word w = args[next++];
-    char buffer[512];
-    switch (conversion) {
-    case 'd':
-    case 'i':
-      std::snprintf(buffer, sizeof buffer, (spec + "lld").c_str(), (long long)word_to_int(w, e.type));
-      break;
-    case 'u':
-    case 'x':
-    case 'X':
-    case 'o':
-      std::snprintf(buffer, sizeof buffer, (spec + "ll" + conversion).c_str(),
-                    (unsigned long long)convert_word(w, e.type, Type::of(ScalarType::ULongLong)));
-      break;
-    case 'c': std::snprintf(buffer, sizeof buffer, (spec + "c").c_str(), int(word_to_int(w, e.type))); break;
-    case 's':
-      std::snprintf(buffer, sizeof buffer, (spec + "s").c_str(),
-                    e.kind == ExprKind::StringLiteral ? as<StringLiteral>(e).value.c_str() : "<string>");
-      break;
-    case 'p': std::snprintf(buffer, sizeof buffer, "0x%llx", (unsigned long long)w); break;
-    default:
-      std::snprintf(buffer, sizeof buffer, (spec + conversion).c_str(), word_to_double(w, e.type));
-      break;
-    }
-    out += buffer;
-  }
-  return out;
-}
-
 } // namespace
 
 Word Machine::Impl::call_builtin(SimThread& thread, const Call& call) {
@@ -268,20 +212,7 @@ Word Machine::Impl::apply_builtin(SimThread& thread, const Call& call, std::span
     return atomic(thread, args[0], update, atomic_builtin(builtin)->scope, call.range);
   }
   case BuiltinCategory::Warp: return perform_warp_builtin(*this, thread, call, args);
-  case BuiltinCategory::Io: {
-    std::vector<const Expr*> arg_exprs;
-    for (size_t i = 1; i < call.args.size(); ++i) arg_exprs.push_back(call.args[i].get());
-    const std::string format =
-        call.args[0]->kind == ExprKind::StringLiteral ? as<StringLiteral>(*call.args[0]).value : "";
-    std::string text = format_printf(format, arg_exprs, args.subspan(1));
-    if (observing()) {
-      Event e = observed_event(EventKind::Print, thread, call.range);
-      e.text = text;
-      emit(std::move(e));
-    }
-    output.push_back(std::move(text));
-    return 0;
-  }
+  case BuiltinCategory::Io: perform_printf(thread, call, args.subspan(1)); return 0;
   case BuiltinCategory::Clock:
     // The GPU's cycle counter has no meaning in a model with no time. What programs rely on is
     // that it grows: each read returns kClockStep more than the thread's previous one (a pure
@@ -297,6 +228,44 @@ Word Machine::Impl::apply_builtin(SimThread& thread, const Call& call, std::span
     fault(thread, call.range, "__trap() called: the kernel aborted");
   }
   return 0;
+}
+
+void Machine::Impl::perform_printf(SimThread& thread, const Call& call, std::span<const Word> args) {
+  // A printf is no visible event, so a thread printing in a long loop does not come back to
+  // the scheduling loop, which asks for the interrupt: asked here too (interrupts.cpp).
+  if (++printf_calls % Machine::kInterruptInterval == 0 && choices->interrupted())
+    fault(thread, call.range, "interrupted by the explorer", ExecutionStatus::StepLimit);
+  std::vector<const Expr*> arg_exprs;
+  for (size_t i = 1; i < call.args.size(); ++i) arg_exprs.push_back(call.args[i].get());
+  // Sema requires a string literal (sema_builtins.cpp).
+  const std::string_view format =
+      call.args[0]->kind == ExprKind::StringLiteral ? std::string_view(as<StringLiteral>(*call.args[0]).value) : "";
+  // Past the output kept (below), a call is only checked, unless an observer shows its text.
+  const bool kept = output_bytes <= kMaxPrintfOutput || observing();
+  FormattedPrint printed = format_printf(format, arg_exprs, args, kept);
+  if (!printed.error.empty()) fault(thread, call.range, printed.error_kind, std::move(printed.error));
+  if (!printed.warning.empty()) {
+    RuntimeErrorReport report;
+    report.diagnostic = Diagnostic{Severity::Warning, call.range, std::move(printed.warning)};
+    report.thread = thread.ref.id;
+    report.kind = RuntimeErrorKind::PrintfClamped;
+    printf_warnings.push_back(std::move(report));
+  }
+  if (observing()) {
+    Event e = observed_event(EventKind::Print, thread, call.range);
+    e.text = printed.text;
+    emit(std::move(e));
+  }
+  // Past the GPU's buffer (kMaxPrintfOutput) the output is dropped, said once.
+  if (output_bytes > kMaxPrintfOutput) return;
+  output_bytes += printed.text.size();
+  if (output_bytes <= kMaxPrintfOutput) {
+    output.push_back(std::move(printed.text));
+    return;
+  }
+  output.push_back(fmt::format("[fencelab: printf output past {} bytes is left out, as the GPU's printf buffer "
+                               "(1 MB by default, cudaLimitPrintfFifoSize) would lose it]\n",
+                               kMaxPrintfOutput));
 }
 
 } // namespace fencelab

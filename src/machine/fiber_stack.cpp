@@ -36,13 +36,37 @@ std::mutex g_guard_mutex;
  *  SIGSEGV is delivered to the thread that faulted, so the handler reads its own. */
 thread_local const ThreadId* t_running_thread = nullptr;
 
-void register_guard_page(uintptr_t begin, uintptr_t end) {
+/** Entries of unmapped stacks' guard pages (cleared, both ends 0), for the next to reuse. */
+std::vector<size_t> g_free_guard_slots;
+
+/** Records a guard page; returns its entry's index (kMaxGuardPages when the table is full:
+ *  an overflow past that many stacks is still caught, unnamed). */
+size_t register_guard_page(uintptr_t begin, uintptr_t end) {
   std::lock_guard lock(g_guard_mutex);
-  const size_t n = g_guard_page_count.load();
-  if (n >= kMaxGuardPages) return; // overflow past this many stacks is still caught, unnamed
-  g_guard_pages[n].begin = begin;
-  g_guard_pages[n].end = end;
-  g_guard_page_count = n + 1;
+  // Room for every entry to come back, made here (it may throw bad_alloc): forget_guard_page
+  // runs in destructors.
+  if (g_free_guard_slots.capacity() < kMaxGuardPages) g_free_guard_slots.reserve(kMaxGuardPages);
+  size_t slot = g_guard_page_count.load();
+  if (!g_free_guard_slots.empty()) {
+    slot = g_free_guard_slots.back();
+    g_free_guard_slots.pop_back();
+  } else if (slot >= kMaxGuardPages) {
+    return kMaxGuardPages;
+  } else {
+    g_guard_page_count = slot + 1;
+  }
+  g_guard_pages[slot].begin = begin;
+  g_guard_pages[slot].end = end;
+  return slot;
+}
+
+/** Clears the entry of a stack about to be unmapped: a fault there later is not ours. */
+void forget_guard_page(size_t slot) {
+  if (slot >= kMaxGuardPages) return;
+  std::lock_guard lock(g_guard_mutex);
+  g_guard_pages[slot].begin = 0;
+  g_guard_pages[slot].end = 0;
+  g_free_guard_slots.push_back(slot);
 }
 
 #if !defined(FENCELAB_SANITIZED)
@@ -113,9 +137,16 @@ StackPool::StackPool(size_t stack_size) {
   m_stack_size = std::max(minimum, (stack_size + m_page_size - 1) / m_page_size * m_page_size);
 }
 
-StackPool::~StackPool() {
-  for (const Region& region : m_regions) ::munmap(region.base, region.size);
+StackPool::~StackPool() { release_all(); }
+
+void StackPool::release_all() {
+  for (const Region& region : m_regions) {
+    forget_guard_page(region.guard_slot);
+    ::munmap(region.base, region.size);
+  }
   g_stacks_mapped -= m_regions.size();
+  m_regions.clear();
+  m_free_tops.clear();
 }
 
 boost::context::stack_context StackPool::allocate() {
@@ -141,7 +172,7 @@ boost::context::stack_context StackPool::allocate() {
     }
     char* bytes = static_cast<char*>(base);
     try {
-      m_regions.push_back({bytes, size});
+      m_regions.push_back({bytes, size, kMaxGuardPages});
       // deallocate() is noexcept (Boost.Context calls it while unwinding): room for every
       // stack to come back is made here, where running out of memory can still be reported
       // (hardening issue, case C).
@@ -152,8 +183,12 @@ boost::context::stack_context StackPool::allocate() {
       --g_stacks_mapped;
       throw;
     }
-    register_guard_page(reinterpret_cast<uintptr_t>(bytes),
-                        reinterpret_cast<uintptr_t>(bytes + m_page_size));
+    try {
+      m_regions.back().guard_slot =
+          register_guard_page(reinterpret_cast<uintptr_t>(bytes), reinterpret_cast<uintptr_t>(bytes + m_page_size));
+    } catch (const std::bad_alloc&) {
+      // No room to note a freed slot: the stack is kept, its overflow caught unnamed.
+    }
     top = bytes + size;
   }
 #if defined(FENCELAB_SANITIZED)

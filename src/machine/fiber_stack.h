@@ -35,6 +35,11 @@ public:
 
   boost::context::stack_context allocate();
   void deallocate(boost::context::stack_context& stack);
+  /** Unmaps every stack; all must be free (no fiber holds one). A search that ends gives its
+   *  stacks back so that the next one (another model's) starts with the process's mappings
+   *  and address space as the first did: under a 4 GB address-space limit, `--model sc,tso`
+   *  ran sc, then tso's first allocation threw bad_alloc (issue 68 F). */
+  void release_all();
 
   size_t stack_size() const { return m_stack_size; }
   size_t stacks_created() const { return m_regions.size(); }
@@ -43,6 +48,7 @@ private:
   struct Region {
     char* base;  ///< start of the mapping (the guard page)
     size_t size; ///< guard page + usable stack
+    size_t guard_slot; ///< its entry in the overflow handler's table of guard pages
   };
   size_t m_stack_size; ///< usable bytes, a multiple of the page size
   size_t m_page_size;

@@ -124,12 +124,7 @@ Machine::Impl::Impl(const Program& program, MachineOptions options)
                                                                : default_resident_blocks(threads_per_block);
   resident_limit = static_cast<uint32_t>(std::min<uint64_t>(limit, total_blocks));
   default_step_limit = options.max_steps == 0;
-  if (default_step_limit) {
-    const uint64_t threads = total_blocks * threads_per_block;
-    this->options.max_steps = threads > MachineOptions::kMinSteps / MachineOptions::kStepsPerThread
-                                  ? threads * MachineOptions::kStepsPerThread
-                                  : MachineOptions::kMinSteps;
-  }
+  if (default_step_limit) this->options.max_steps = options.steps_for(total_blocks * threads_per_block);
   for (const KernelArgument& argument : program.arguments)
     kernel_arguments.push_back(argument.buffer_object ? pointer_to_object(*argument.buffer_object) : argument.value);
   for (uint32_t i = 0; i < program.observed.size(); ++i)
@@ -168,6 +163,8 @@ const ExecutionResult& Machine::Impl::run(MemoryModel& the_model, ChoiceSource& 
   barrier_rounds = 0;
   next_block = 0;
   output.clear();
+  output_bytes = printf_calls = settle_steps = 0;
+  printf_warnings.clear();
   execution_fault.reset();
   observed_values.assign(program.observed.size(), 0);
   observed_present.assign(program.observed.size(), 0);
@@ -347,6 +344,7 @@ const ExecutionResult& Machine::Impl::run(MemoryModel& the_model, ChoiceSource& 
   }
   result.output.swap(output);
   result.warnings.swap(warp_runtime.warnings);
+  result.warnings.insert(result.warnings.end(), printf_warnings.begin(), printf_warnings.end());
   if (observer != nullptr) observer->end_execution(result);
   return result;
 }
@@ -397,6 +395,7 @@ bool Machine::Impl::any_block_active() const {
 
 void Machine::Impl::settle() {
   while (!block_work.empty() && !execution_fault) {
+    if (poll_interrupt(settle_steps)) break; // a barrier loop or an admission chain (interrupts.cpp)
     const BlockWork work = block_work.back();
     block_work.pop_back();
     ResidentBlock& block = blocks[work.block_slot];

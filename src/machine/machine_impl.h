@@ -205,6 +205,17 @@ struct Machine::Impl final : FootprintSink {
   std::vector<uint8_t> observed_present;
   std::vector<ThreadId> observed_writer; ///< meaningful where observed_present is set
   std::vector<std::string> output;
+  /** printf output this execution: its bytes (bounded by kMaxPrintfOutput), the calls made (for
+   *  the interrupt) and the warnings of clamped fields (printf_format.h). */
+  uint64_t output_bytes = 0;
+  uint64_t printf_calls = 0;
+  std::vector<RuntimeErrorReport> printf_warnings;
+  /** The GPU's printf buffer is 1 MB by default and drops output past it (Programming Guide,
+   *  "Formatted Output": circular, older output overwritten); an execution keeps this much. */
+  static constexpr uint64_t kMaxPrintfOutput = 1 << 20;
+  /** Units of work outside the scheduling loop (settle's barrier releases and block
+   *  retirements) since the execution started, for poll_interrupt. */
+  uint64_t settle_steps = 0;
   /** The last execution's result, returned by reference; its vectors keep their capacity from
    *  one execution to the next. */
   ExecutionResult result;
@@ -584,6 +595,15 @@ struct Machine::Impl final : FootprintSink {
   Word apply_builtin(SimThread& thread, const Call& call, std::span<const Word> args);
   /** A fence's step once the thread is scheduled at it (apply_builtin's, after its switch). */
   void perform_fence(SimThread& thread, const Call& call);
+  /** printf(format, args...) by `thread`: formatted (printf_format.h), kept in `output`, told
+   *  to the observer; a bad format is the call's runtime error. */
+  void perform_printf(SimThread& thread, const Call& call, std::span<const Word> args);
+  // interrupts.cpp
+  /** Asked every kInterruptInterval units of a loop that runs outside the scheduling loop (a
+   *  barrier loop's rounds, the admission of blocks whose threads end at once: both inside
+   *  settle): whether the ChoiceSource wants the execution ended now; if so the execution is
+   *  stopped, as the scheduling loop stops it (ChoiceSource::interrupted). */
+  bool poll_interrupt(uint64_t& units);
   /** The update an atomic builtin's `call` makes with arguments `args`. Whether it is
    *  `unobserved` depends on whether any fence has run yet: computed before the thread's switch,
    *  as apply_builtin does. */

@@ -44,8 +44,11 @@ std::optional<Dim3> parse_launch_dim(std::string_view text, bool for_block, std:
     }
     *fields[i] = *value;
   }
-  if (for_block && dim.total() > kMaxBlockThreads) {
-    error = fmt::format("a block has at most {} threads, not {} ({})", kMaxBlockThreads, dim.total(), text);
+  // The limits `//@ launch` enforces (program.cpp): before, `--grid 65535,65535,65535` (2.8e14
+  // blocks), `--grid 1,65536,1` and `--block 1,1,65` were accepted.
+  const std::string problem = for_block ? block_shape_problem(dim) : grid_shape_problem(dim);
+  if (!problem.empty()) {
+    error = fmt::format("{} ({})", problem, text);
     return std::nullopt;
   }
   return dim;

@@ -125,7 +125,7 @@ void write_weak_outcomes(std::ostream& out, const HtmlReportInput& input, const 
     out << fmt::format("<h3>{} <span class=\"mono\">({})</span></h3>\n", escape_markup(outcome.to_string(program)),
                        escape_markup(witness_of->witness.model));
     std::string error;
-    const auto witness = record_witness(program, input.machine, witness_of->witness, error);
+    const auto witness = record_witness(program, input.machine, witness_of->witness, error, {0, input.control});
     if (!witness) {
       out << fmt::format("<p class=\"note\">cannot replay the witness: {}</p>\n", escape_markup(error));
       continue;
@@ -176,7 +176,7 @@ void write_diagnostics(std::ostream& out, const HtmlReportInput& input) {
       for (const ReportSite& site : report.sites)
         if (const uint32_t line = line_of(program, site.range)) lines.push_back(line);
       std::string error;
-      const auto witness = record_witness(program, input.machine, report.witness, error);
+      const auto witness = record_witness(program, input.machine, report.witness, error, {0, input.control});
       if (witness)
         out << "<div class=\"picture\">\n" << draw_witness_timeline(program, *witness, lines) << "</div>\n";
       else out << fmt::format("<p class=\"note\">cannot replay the witness: {}</p>\n", escape_markup(error));

@@ -14,19 +14,29 @@
 
 namespace fencelab {
 
+class SearchControl; // explore/search_control.h
+
 /** One replayed execution, with everything the pictures need. */
 struct RecordedWitness {
   std::string model;  ///< "gpu" for a "gpu.lockstep:..." token
   WarpMode warp = WarpMode::Its;
   std::string token;  ///< as displayed (ReplayToken::display)
-  std::vector<Event> events;
+  std::vector<Event> events; ///< the first `WitnessRecording::max_events` of them
+  uint64_t events_left_out = 0; ///< past that limit: the pictures show a prefix
   ExecutionResult execution;
 };
 
+/** How a witness is recorded: at most `max_events` events kept (0: TraceRecorder's default),
+ *  and a `control` whose time limit or signal ends the replay. */
+struct WitnessRecording {
+  uint64_t max_events = 0;
+  const SearchControl* control = nullptr;
+};
+
 /** Replays `token` on `program` (its warp mode wins over `machine.warp`); nullopt with `error`
- *  set when the token does not fit the program. */
+ *  set when the token does not fit the program, or the control stopped the replay. */
 std::optional<RecordedWitness> record_witness(const Program& program, MachineOptions machine, const ReplayToken& token,
-                                              std::string& error);
+                                              std::string& error, const WitnessRecording& how = {});
 
 /** The witness explained (explanation.h): what `explain` prints, the report shows and the
  *  graph's caption says. `sc`: what an sc search said of its outcome, when known; otherwise an

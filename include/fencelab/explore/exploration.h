@@ -114,11 +114,15 @@ ExplorationResult explore_checked(Machine& machine, MemoryModel& model, Checkers
 /** Why a replay could not follow its token. */
 struct ReplayError {
   std::string message;
+  bool stopped = false; ///< by the control (time limit, signal), not for a misfit token
 };
 
-/** Re-runs the execution a token describes; `observer` sees its events. */
+/** Re-runs the execution a token describes; `observer` sees its events. With a `control`, its
+ *  time limit or a signal ends the replay (a barrier loop's can take minutes): nullopt, with
+ *  `error.stopped` set. */
 std::optional<ExecutionResult> replay(Machine& machine, MemoryModel& model, const ReplayToken& token,
-                                      EventObserver* observer, ReplayError& error);
+                                      EventObserver* observer, ReplayError& error,
+                                      const SearchControl* control = nullptr);
 
 /** splitmix64: a small, fast generator whose sequence is the same on every machine. */
 class SplitMix64 {

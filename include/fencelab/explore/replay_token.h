@@ -37,8 +37,16 @@ struct ReplayToken {
   /** The name --witness-dir gives the token's file: "witness-" and a hash of the token, so a
    *  token met in several reports is written once. */
   std::string file_name() const;
-  /** Parses a token; on failure returns nullopt and sets `error`. */
-  static std::optional<ReplayToken> decode(std::string_view text, std::string& error);
+  /** Parses a token; on failure returns nullopt and sets `error`. A token of more than
+   *  `max_decisions` decisions is refused ("token too long: ...") before its runs are expanded:
+   *  the caller passes what the launch it replays could use (Machine::max_decisions). */
+  static std::optional<ReplayToken> decode(std::string_view text, std::string& error,
+                                           uint64_t max_decisions = kMaxDecisions);
+  /** The most decisions a token may hold whatever the launch (1 GiB of them): 50 times those
+   *  of a random execution of the 2^20-thread reduction. */
+  static constexpr uint64_t kMaxDecisions = uint64_t(1) << 28;
+  /** The most characters a token (or its --token-file) may have. */
+  static constexpr uint64_t kMaxTextSize = uint64_t(1) << 28;
 };
 
 } // namespace fencelab

@@ -60,6 +60,11 @@ struct MachineOptions {
   uint64_t max_steps = 0;
   static constexpr uint64_t kStepsPerThread = 1'000;
   static constexpr uint64_t kMinSteps = 1'000'000;
+  /** max_steps in force for a launch of `threads` threads: as given, else the default. */
+  uint64_t steps_for(uint64_t threads) const {
+    if (max_steps != 0) return max_steps;
+    return threads > kMinSteps / kStepsPerThread ? threads * kStepsPerThread : kMinSteps;
+  }
   /** Barrier releases one execution may perform (a loop of `__syncthreads()` whose counter
    *  changes each round; one that changes nothing is recognised at its second round). */
   uint64_t max_barrier_rounds = 10'000'000;
@@ -86,6 +91,7 @@ struct MachineOptions {
   X(WarpMismatch, "warp mismatch") /* lanes of one mask at different warp operations */           \
   X(AssertionFailed, "assertion failed") /* assert(false) in device code (PG 10.36) */             \
   X(Unsupported, "unsupported") /* a feature the simulator does not model */                      \
+  X(PrintfClamped, "printf clamped") /* a printf width or precision past kMaxPrintfField */       \
   X(Other, "other")
 
 enum class RuntimeErrorKind : uint8_t {
@@ -147,6 +153,9 @@ public:
   const ExecutionResult& run(MemoryModel& model, ChoiceSource& choices, EventObserver* observer = nullptr);
   /** Passes of the scheduling loop between two ChoiceSource::interrupted() questions. */
   static constexpr uint64_t kInterruptInterval = 64;
+  /** Ends the threads' parked fibers and unmaps their stacks (fiber_release.cpp); the next
+   *  execution maps what it needs again. The explorers call it when a search ends. */
+  void release_fiber_stacks();
 
   const Program& program() const;
   const MachineOptions& options() const;
@@ -172,6 +181,10 @@ public:
 private:
   std::unique_ptr<Impl> m_impl;
 };
+
+/** More decisions than one execution of `program` under `options` could ask (decision_bound.cpp):
+ *  a replay token longer than this is bad input. */
+uint64_t max_decisions(const Program& program, const MachineOptions& options);
 
 /** How many fiber stacks (one per resident simulated thread) all the machines of this process
  *  may hold at once: the system's memory-mapping limit (vm.max_map_count) bounds them

@@ -1,6 +1,7 @@
 // Launch-shape overrides from the command line (`--grid`, `--block`): a user scales a kernel
 // without editing its `//@ launch` directive. The rules are the directive's: every dimension
-// at least 1 and at most 2^31 - 1, a block at most 1024 threads.
+// at least 1 and at most 2^31 - 1, and the grid and block within CUDA's limits
+// (grid_shape_problem, block_shape_problem).
 #pragma once
 
 #include "fencelab/program/program.h"
@@ -14,8 +15,8 @@ namespace fencelab {
 /** Most threads in one block (CUDA's limit, and `//@ launch`'s). */
 inline constexpr uint64_t kMaxBlockThreads = 1024;
 
-/** Parses `X` or `X,Y,Z` (also `X,Y`; missing dimensions are 1); `for_block` adds the
- *  1024-thread limit. On a bad value returns nothing and sets `error` to a sentence. */
+/** Parses `X` or `X,Y,Z` (also `X,Y`; missing dimensions are 1), checked as a block's shape
+ *  (`for_block`) or a grid's. On a bad value returns nothing and sets `error` to a sentence. */
 std::optional<Dim3> parse_launch_dim(std::string_view text, bool for_block, std::string& error);
 
 /** Replaces the launch shape's grid and/or block, marking what was overridden. Nothing the

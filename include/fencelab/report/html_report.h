@@ -29,6 +29,9 @@ struct HtmlReportInput {
   std::optional<ExplorationResult> sc; ///< sc's outcomes, to tell weak ones (also when not asked)
   std::string command_line;            ///< how the report was made, shown at its foot
   std::optional<GpuHistogram> gpu;     ///< with --gpu: a column beside the models'
+  /** Replays for the pictures stop at its time limit or a signal (the page says so where a
+   *  picture is missing); null: they run to their end. */
+  const SearchControl* control = nullptr;
 };
 
 /** Writes the page: the kernel with line numbers, the outcome table per model side by side,
