@@ -106,15 +106,24 @@ void complete(Machine::Impl& m, const std::vector<uint32_t>& slots, bool schedul
   SimThread& first = m.threads[slots.front()];
   const Builtin op = first.warp.op;
   const uint32_t mask = first.warp.mask & existing_lanes(m, first.ref.id.warp);
+  const ActorId actor = ObjectId::warp_barrier(first.ref.block_slot, first.ref.id.warp, mask);
   std::vector<ThreadRef> participants;
   if (op == Builtin::Syncwarp) {
     for (uint32_t slot : slots) participants.push_back(m.threads[slot].ref);
     if (!scheduled && m.model->barrier_drains(participants)) {
-      m.due_releases.push_back(DueRelease{ObjectId::warp_barrier(first.ref.block_slot, first.ref.id.warp, mask),
-                                          first.ref.block_slot, slots});
+      m.due_releases.push_back(DueRelease{actor, first.ref.block_slot, slots});
       return;
     }
   }
+  // The completion is a step of its own for the reduction, by the warp's barrier of this mask,
+  // as a block barrier's release is (at once here; a scheduled one is the step chosen).
+  // Attributed to the lane that arrived last, its touches (every lane's control, a
+  // __syncwarp's drains and views) would order that lane's own event after whatever enabled
+  // the other lanes (a barrier release before it), and that event's races would be lost
+  // (reference soak, seed 5,017,211: an exchange before a __syncwarp whose other lane a
+  // release let through). It follows every lane's arrival.
+  if (m.recording_footprints && !scheduled) m.choices->at_once_step(actor);
+  for (uint32_t slot : slots) m.touch(ObjectId::arrival(slot), false);
   ++m.events;
   Event e;
   e.kind = EventKind::Warp;
@@ -291,6 +300,7 @@ Word perform_warp_builtin(Machine::Impl& m, SimThread& t, const Call& call, std:
 }
 
 void warp_lane_arrived(Machine::Impl& m, SimThread& t) {
+  m.touch(ObjectId::arrival(t.ref.slot.value), true); // the completion reads it (complete)
   const uint32_t mask = t.warp.mask;
   std::vector<uint32_t> slots;
   for (uint32_t l = 0; l < kWarpSize; ++l) {
