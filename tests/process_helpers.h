@@ -2,8 +2,11 @@
 #pragma once
 
 #include <catch2/catch.hpp>
+#include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <string>
+#include <thread>
 #include <vector>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -70,6 +73,50 @@ inline std::string write_temp_file(const std::string& name, const std::string& t
  *  false (sanitized builds print a warning with the process id there). */
 inline ProcessResult run_fencelab(const std::string& arguments, bool with_stderr = true) {
   return run_process(std::string(FENCELAB_BINARY) + " " + arguments, with_stderr);
+}
+
+/** The argv of `fencelab ARGUMENTS...` for exec. */
+inline std::vector<char*> argv_of(std::vector<std::string>& arguments) {
+  std::vector<char*> argv{const_cast<char*>(FENCELAB_BINARY)};
+  for (std::string& a : arguments) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  return argv;
+}
+
+/** Everything `fd` gives until its end. */
+inline std::string read_all(int fd) {
+  std::string out;
+  char buffer[4096];
+  ssize_t n;
+  while ((n = ::read(fd, buffer, sizeof buffer)) > 0) out.append(buffer, size_t(n));
+  return out;
+}
+
+/** Runs fencelab (stdout and stderr into one pipe) and sends it `signal` after `delay`, as
+ *  Ctrl-C (SIGINT) or `timeout` (SIGTERM) would. */
+inline ProcessResult fencelab_signalled(std::vector<std::string> arguments, int signal, std::chrono::milliseconds delay) {
+  int fds[2];
+  REQUIRE(::pipe(fds) == 0);
+  std::vector<char*> argv = argv_of(arguments);
+  const pid_t pid = ::fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    ::dup2(fds[1], STDOUT_FILENO);
+    ::dup2(fds[1], STDERR_FILENO);
+    ::close(fds[0]);
+    ::execv(argv[0], argv.data());
+    ::_exit(127);
+  }
+  ::close(fds[1]);
+  std::this_thread::sleep_for(delay);
+  ::kill(pid, signal);
+  ProcessResult result;
+  result.output = read_all(fds[0]);
+  ::close(fds[0]);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return result;
 }
 
 } // namespace fencelab::testing

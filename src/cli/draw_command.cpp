@@ -73,8 +73,8 @@ int execute(DrawOptions& options) {
   if (!resident_threads_fit(Machine(*program, options.common.machine))) return kBadInput;
   if (!token) token = choose_witness(*program, options, kind);
   if (!token) {
-    fmt::print(stderr, "fencelab: error: the kernel has no execution to draw\n");
-    return kFindings;
+    fmt::print(stderr, "fencelab: error: the kernel has no execution to draw (the search ran none)\n");
+    return kNotShownCorrect;
   }
   std::string error;
   const auto witness = record_witness(*program, options.common.machine, *token, error);
@@ -91,8 +91,9 @@ int execute(DrawOptions& options) {
   case PictureKind::Warps: {
     auto warps = draw_witness_warps(*program, *witness);
     if (!warps) {
-      fmt::print(stderr, "fencelab: error: the execution has no warp events to draw\n");
-      return kFindings;
+      fmt::print(stderr, "fencelab: error: the execution has no warp events to draw (--warps needs a kernel with "
+                         "warp operations; --graph or --timeline draw this one)\n");
+      return kBadInput;
     }
     picture = std::move(*warps);
     break;

@@ -68,7 +68,9 @@ int execute(ReplayOptions& options) {
     fmt::print("{}\n", execution->outcome.to_string(*program));
     if (execution->error) std::cout << render_diagnostic(execution->error->diagnostic, *program->source);
   }
-  return execution->outcome.status == ExecutionStatus::Completed ? kSuccess : kFindings;
+  // An execution error the file announces (`//@ expect MODEL: diagnostic deadlock`) is what the
+  // witness was for; one it does not, or an execution stopped at a limit, is not success.
+  return exit_code_of({judge_execution(*program, witness->token.model, *execution)});
 }
 
 } // namespace

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fmt/format.h>
+#include <iostream>
 #include <sstream>
 
 namespace fencelab::cli {
@@ -73,6 +74,8 @@ int execute(const ReportCommandOptions& options) {
   input.program = program.get();
   input.machine = options.common.machine;
   input.command_line = options.command_line;
+  // Judged as `explore` judges the same models (the extra sc search below is not asked for).
+  std::vector<SearchVerdict> verdicts;
   for (const std::string& model_name : options.common.models) {
     const auto model = create_model(model_name);
     ExhaustiveOptions exhaustive = options.exhaustive;
@@ -80,6 +83,7 @@ int execute(const ReportCommandOptions& options) {
     ModelRun run;
     run.result = explore_exhaustive(machine, *model, exhaustive);
     run.expectations = check_expectations(*program, run.result);
+    verdicts.push_back(judge_search(*program, run.result, run.expectations));
     if (model_name == "sc") input.sc = run.result;
     input.runs.push_back(std::move(run));
   }
@@ -87,13 +91,16 @@ int execute(const ReportCommandOptions& options) {
     const auto sc = create_model("sc");
     input.sc = explore_exhaustive(machine, *sc, ExhaustiveOptions{options.exhaustive.max_executions});
   }
-  int exit_code = kSuccess;
-  if (options.gpu) input.gpu = run_gpu_for_report(*program, options, exit_code);
+  int gpu_exit_code = kSuccess;
+  if (options.gpu) input.gpu = run_gpu_for_report(*program, options, gpu_exit_code);
   std::ostringstream page;
   write_html_report(page, input);
   if (!write_text_file(options.output, page.str())) return kBadInput;
   fmt::print("wrote {}\n", options.output);
-  return exit_code;
+  print_verdicts(std::cout, verdicts, verdicts.size() > 1);
+  // The searches' code first; where they showed the kernel correct, a GPU that failed says so.
+  const int exit_code = exit_code_of(verdicts);
+  return exit_code != kSuccess ? exit_code : gpu_exit_code;
 }
 
 } // namespace
