@@ -97,7 +97,7 @@ TEST_CASE("exit 1: an expectation that fails, in every command that searches", "
   }
 }
 
-TEST_CASE("exit 1: an error diagnostic no //@ expect announces; 0 when one does", "[cli][exit]") {
+TEST_CASE("exit 1: an error diagnostic no //@ expect announces, and 0 when one does", "[cli][exit]") {
   const std::string unannounced = kernel("racy", "", kRacy);
   const std::string announced = kernel("racy_announced", "//@ expect sc,gpu: diagnostic data-race\n", kRacy);
   for (const SearchCommand& command : searching_commands()) {
@@ -117,7 +117,7 @@ TEST_CASE("exit 1: an error diagnostic no //@ expect announces; 0 when one does"
   CHECK(run_fencelab("explore --model gpu " + sc_only).exit_code == 1);
 }
 
-TEST_CASE("exit 1: an execution error no //@ expect announces; an expected deadlock exits 0 everywhere",
+TEST_CASE("exit 1: an execution error no //@ expect announces, while an expected deadlock exits 0 everywhere",
           "[cli][exit]") {
   const std::string unannounced = kernel("spins", "", kSpinsForever);
   const std::string announced = kernel("spins_announced", "//@ expect all: diagnostic deadlock\n", kSpinsForever);

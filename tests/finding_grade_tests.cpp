@@ -96,7 +96,7 @@ TEST_CASE("check of the 2^23-element grid-stride loop at the default step limit 
   CHECK(!contains(r.output, "livelock"));
 }
 
-TEST_CASE("a step limit is the step-limit kind; a loop whose state repeats is a livelock at its line",
+TEST_CASE("a step limit is the step-limit kind, and a loop whose state repeats is a livelock at its line",
           "[checkers][limits]") {
   // A finite store loop longer than --max-steps: a limit.
   MachineOptions small;
