@@ -15,53 +15,13 @@
 
 namespace {
 
+using ::fencelab::testing::argv_of;
+using ::fencelab::testing::fencelab_signalled;
 using ::fencelab::testing::ProcessResult;
+using ::fencelab::testing::read_all;
 using ::fencelab::testing::run_fencelab;
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
-
-/** The argv of `fencelab ARGUMENTS...` for exec. */
-std::vector<char*> argv_of(std::vector<std::string>& arguments) {
-  std::vector<char*> argv{const_cast<char*>(FENCELAB_BINARY)};
-  for (std::string& a : arguments) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  return argv;
-}
-
-std::string read_all(int fd) {
-  std::string out;
-  char buffer[4096];
-  ssize_t n;
-  while ((n = ::read(fd, buffer, sizeof buffer)) > 0) out.append(buffer, size_t(n));
-  return out;
-}
-
-/** Runs fencelab (stdout and stderr into one pipe) and sends it `signal` after `delay`, as
- *  Ctrl-C (SIGINT) or `timeout` (SIGTERM) would. */
-ProcessResult fencelab_signalled(std::vector<std::string> arguments, int signal, std::chrono::milliseconds delay) {
-  int fds[2];
-  REQUIRE(::pipe(fds) == 0);
-  std::vector<char*> argv = argv_of(arguments);
-  const pid_t pid = ::fork();
-  REQUIRE(pid >= 0);
-  if (pid == 0) {
-    ::dup2(fds[1], STDOUT_FILENO);
-    ::dup2(fds[1], STDERR_FILENO);
-    ::close(fds[0]);
-    ::execv(argv[0], argv.data());
-    ::_exit(127);
-  }
-  ::close(fds[1]);
-  std::this_thread::sleep_for(delay);
-  ::kill(pid, signal);
-  ProcessResult result;
-  result.output = read_all(fds[0]);
-  ::close(fds[0]);
-  int status = 0;
-  ::waitpid(pid, &status, 0);
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return result;
-}
 
 /** What fencelab writes to stderr when stderr is a terminal (a pseudo-terminal here); stdout
  *  goes to /dev/null. */
@@ -109,18 +69,18 @@ TEST_CASE("the --time-limit option ends explore, run and check with the partial 
   const auto explored = run_fencelab("explore --time-limit 1 " + std::string(kNoExecutionLimit) + " " + long_search());
   CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(10));
   INFO(explored.output);
-  CHECK(explored.exit_code == 0); // as for any search cut short: the expectations are unproven
+  CHECK(explored.exit_code == 1); // as for any search cut short: the expectations are unproven
   CHECK(contains(explored.output, "(search not complete, stopped: time limit of 1 s reached (--time-limit); not "
                                   "every execution was explored"));
   CHECK(contains(explored.output, "x=18"));
   CHECK(contains(explored.output, "unproven line 2: expect sc,gpu: always x == 18"));
 
   const auto run = run_fencelab("run --runs 1000000000 --seed 5 --time-limit 1 " + long_search());
-  CHECK(run.exit_code == 0);
+  CHECK(run.exit_code == 1);
   CHECK(contains(run.output, "random executions (seed 5; stopped: time limit of 1 s reached (--time-limit))"));
 
   const auto checked = run_fencelab("check --time-limit 1 " + std::string(kNoExecutionLimit) + " " + long_search());
-  CHECK(checked.exit_code == 0);
+  CHECK(checked.exit_code == 1);
   CHECK(contains(checked.output, "; exhaustive search with partial-order reduction, not complete (stopped: time limit of 1 s reached "
                                  "(--time-limit)): "));
   CHECK(contains(checked.output, "no reports"));
@@ -138,7 +98,7 @@ TEST_CASE("Ctrl-C and SIGTERM end a search with the report so far", "[cli][contr
                                                long_search()},
                                               SIGINT, 1000ms);
   INFO(interrupted.output);
-  CHECK(interrupted.exit_code == 0);
+  CHECK(interrupted.exit_code == 130); // Ctrl-C: as shells expect, after the partial report
   CHECK(contains(interrupted.output, "  sc: "));
   CHECK(contains(interrupted.output, " executions (cut short, stopped: interrupted)"));
   // A Ctrl-C stops the search running and every later one of the command.
@@ -148,13 +108,13 @@ TEST_CASE("Ctrl-C and SIGTERM end a search with the report so far", "[cli][contr
 
   const auto terminated =
       fencelab_signalled({"explore", "--max-executions", "1000000000", long_search()}, SIGTERM, 1000ms);
-  CHECK(terminated.exit_code == 0);
+  CHECK(terminated.exit_code == 1); // SIGTERM: a search cut short
   CHECK(contains(terminated.output, "(search not complete, stopped: interrupted (SIGTERM); "));
   CHECK(contains(terminated.output, "x=18"));
 
   const auto checked =
       fencelab_signalled({"check", "--max-executions", "1000000000", long_search()}, SIGINT, 1000ms);
-  CHECK(checked.exit_code == 0);
+  CHECK(checked.exit_code == 130);
   CHECK(contains(checked.output, "; exhaustive search with partial-order reduction, not complete (stopped: interrupted): "));
   CHECK(contains(checked.output, "summary: 0 errors, 0 warnings"));
 }

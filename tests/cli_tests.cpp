@@ -147,7 +147,7 @@ TEST_CASE("a macro bomb and 10,000 errors on one line exit 2 with bounded output
 TEST_CASE("run prints its seed and the same seed gives the same histogram", "[cli]") {
   const auto a = run_fencelab("run --runs 2000 --seed 11 " + kernel("fences/write_read_xy.cu"), false);
   const auto b = run_fencelab("run --runs 2000 --seed 11 " + kernel("fences/write_read_xy.cu"), false);
-  CHECK(a.exit_code == 0);
+  CHECK(a.exit_code == 1); // its `exactly` expectations stay unproven under random executions
   CHECK(contains(a.output, "(seed 11)"));
   CHECK(a.output == b.output);
   const auto unseeded = run_fencelab("run --runs 10 " + kernel("fences/write_read_xy.cu"));
@@ -367,11 +367,11 @@ TEST_CASE("compare: only a complete search says the gpu model forbids (skips wit
   // verdicts themselves are tested without a GPU in explore_tests.cpp, "model_verdict".)
   const auto cut = run_fencelab("compare --max-executions 1 --launches 4 " + kernel("litmus/mp_inter.cu"));
   INFO(cut.output);
-  if (cut.exit_code == 2 && (contains(cut.output, "no CUDA") || contains(cut.output, "without the CUDA backend"))) {
+  if (cut.exit_code == 4 && (contains(cut.output, "no CUDA") || contains(cut.output, "without the CUDA backend"))) {
     WARN("skipped: no GPU here");
     return;
   }
-  CHECK(cut.exit_code == 0);
+  CHECK(cut.exit_code == 1); // a search cut short proves nothing: inconclusive
   CHECK(contains(cut.output, "gpu: 1 executions (search cut short: --max-executions;"));
   CHECK(contains(cut.output, "not reached (search cut short)"));
   CHECK_FALSE(contains(cut.output, "forbids:"));

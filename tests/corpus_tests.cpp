@@ -17,8 +17,8 @@ struct CorpusCase {
   const char* explore_shows; ///< in `explore --model sc`'s output; also: no expectation FAILS
   int check_code;
   const char* check_shows;   ///< in `check`'s output
-  const char* run_shows;     ///< in `run --runs 100 --seed 1`'s output (exit code as explore's, but
-                             ///< expectations only checked where a sample can)
+  const char* run_shows;     ///< in `run --runs 100 --seed 1`'s output (exit 0, or 1 where an
+                             ///< expectation only an exhaustive search proves stays unproven)
 };
 
 constexpr const char* kClean = "summary: 0 errors, 0 warnings";
@@ -31,14 +31,14 @@ const CorpusCase kCases[] = {
   {"saxpy_float4.cu", 0, "y[0]=3 y[1]=5 y[2]=7 y[3]=9 y[4]=11 y[5]=13 y[6]=15 y[7]=17", 0, kClean, "y[7]=17"},
   {"transpose_tiled.cu", 0, "out[0]=0 out[1]=4 out[2]=8 out[3]=12 out[4]=1", 0, kClean, "out[15]=15"},
   {"matmul_tiled.cu", 0, "C[0]=19 C[1]=22 C[2]=43 C[3]=50", 0, kClean, "C[0]=19 C[1]=22 C[2]=43 C[3]=50"},
-  {"matmul_missing_sync.cu", 0, "holds    line 13: expect all: diagnostic data-race", 1,
+  {"matmul_missing_sync.cu", 0, "holds    line 13: expect all: diagnostic data-race", 0,
    "summary: 2 errors, 0 warnings (2 data-race)", "data race"},
   {"reduce_interleaved.cu", 0, "g_out[0]=28", 0, kClean, "g_out[0]=28"},
   {"reduce_sequential.cu", 0, "g_out[0]=36", 0, kClean, "g_out[0]=36"},
-  {"reduce_templated.cu", 0, "g_out[0]=5.5", 0, kClean, "g_out[0]="},
+  {"reduce_templated.cu", 0, "g_out[0]=5.5", 1, kClean, "g_out[0]="}, // check samples: inconclusive
   {"reduce_warp_shuffle.cu", 0, "total[0]=28", 0, kClean, "total[0]=28"},
-  {"threadfence_reduction.cu", 0, "result[0]=21", 1, "summary: 1 error, 0 warnings (1 data-race)", "result[0]="},
-  {"last_block_no_fence.cu", 0, "result[0]=3", 1, "summary: 2 errors, 0 warnings (2 data-race)", "result[0]="},
+  {"threadfence_reduction.cu", 0, "result[0]=21", 0, "summary: 1 error, 0 warnings (1 data-race)", "result[0]="},
+  {"last_block_no_fence.cu", 0, "result[0]=3", 0, "summary: 2 errors, 0 warnings (2 data-race)", "result[0]="},
   {"scan_kogge_stone.cu", 0, "out[0]=1 out[1]=3 out[2]=6 out[3]=10", 0, kClean, "out[3]=10"},
   {"scan_blelloch.cu", 0, "out[0]=0 out[1]=3 out[2]=4 out[3]=11", 0, kClean, "out[3]=11"},
   {"histogram_shared.cu", 0, "hist[0]=1 hist[1]=3 hist[2]=1 hist[3]=3", 0, kClean, "hist[3]=3"},
@@ -48,14 +48,14 @@ const CorpusCase kCases[] = {
   {"dot_product_lock.cu", 0, "c[0]=30", 0, kClean, "c[0]=30"},
   {"warp_aggregated_atomics.cu", 0, "count=3", 0, kClean, "count=3"},
   {"message_passing_fence.cu", 0, "r=42", 0, kClean, "r=42"},
-  {"message_passing_race.cu", 0, "holds    line 11: expect all: diagnostic data-race", 1,
+  {"message_passing_race.cu", 0, "holds    line 11: expect all: diagnostic data-race", 0,
    "summary: 2 errors, 0 warnings (2 data-race)", "data race"},
   {"cg_block_reduce.cu", 0, "out[0]=36", 0, kClean, "out[0]=36"},
-  {"cg_divergent_sync.cu", 0, "holds    line 7: expect all: diagnostic barrier-divergence", 1,
+  {"cg_divergent_sync.cu", 0, "holds    line 7: expect all: diagnostic barrier-divergence", 0,
    "summary: 1 error, 0 warnings (1 barrier-divergence)", "barrier divergence"},
-  {"cg_grid_sync_too_big.cu", 1, "the grid is not co-resident, so its grid sync can never complete", 1,
+  {"cg_grid_sync_too_big.cu", 0, "the grid is not co-resident, so its grid sync can never complete", 0,
    "summary: 1 error, 0 warnings (1 deadlock)", "deadlock"},
-  {"assert_bounds.cu", 1, "runtime error: assertion failed", 1, "summary: 1 error, 0 warnings (1 assertion-failed)",
+  {"assert_bounds.cu", 0, "runtime error: assertion failed", 0, "summary: 1 error, 0 warnings (1 assertion-failed)",
    "assertion failed"},
   {"typedef_enum_macros.cu", 0, "out[0]=9 out[1]=5", 0, kClean, "out[0]=9 out[1]=5"},
   {"two_kernels_pick.cu", 0, "v[0]=10 v[1]=20 v[2]=30", 0, kClean, "v[0]=10 v[1]=20 v[2]=30"},

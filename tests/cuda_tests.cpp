@@ -93,22 +93,17 @@ TEST_CASE("cuda: literals are printed exactly", "[cuda]") {
   CHECK(cuda::cuda_literal(7, Type::of(ScalarType::UInt)) == "7u");
 }
 
-TEST_CASE("cuda: without a GPU, gpu and compare exit 2 saying so (skips when a GPU is present)", "[cuda]") {
-  const auto probe = cuda::probe_gpu();
-  if (probe.status == cuda::GpuStatus::Ok) {
-    WARN("skipped: a GPU is present (" << probe.device << ")");
-    return;
-  }
-  for (const char* command : {"gpu", "compare"}) {
-    std::string output;
-    const int code = shell(fmt::format("{} {} {}", FENCELAB_BINARY, command, catalogue_path("litmus/mp_inter.cu")), output);
-    INFO(output);
-    CHECK(code == 2);
-    CHECK((contains(output, "no CUDA driver") || contains(output, "no CUDA device") ||
-           contains(output, "without the CUDA backend")));
-  }
-  std::string output;
-  CHECK(shell(fmt::format("{} gpu --emit-cuda {}", FENCELAB_BINARY, catalogue_path("litmus/sb_inter.cu")), output) == 0);
+// The processes' exit codes without a GPU are tested in exit_code_tests.cpp ("exit 4: ...").
+TEST_CASE("cuda: each GPU status has its exit code from README's table", "[cuda]") {
+  using cuda::GpuStatus;
+  CHECK(cuda::gpu_status_exit_code(GpuStatus::Ok) == 0);
+  for (const GpuStatus unavailable : {GpuStatus::NotBuilt, GpuStatus::NoDriver, GpuStatus::NoDevice, GpuStatus::NoCompiler})
+    CHECK(cuda::gpu_status_exit_code(unavailable) == 4);
+  CHECK(cuda::gpu_status_exit_code(GpuStatus::Fault) == 1); // the kernel's own error, on the device
+  CHECK(cuda::gpu_status_exit_code(GpuStatus::Hang) == 1);
+  CHECK(cuda::gpu_status_exit_code(GpuStatus::Unsupported) == 2);  // a kernel the backend cannot run
+  CHECK(cuda::gpu_status_exit_code(GpuStatus::CompileError) == 3); // fencelab generated CUDA NVRTC rejects
+  CHECK(cuda::gpu_status_exit_code(GpuStatus::DriverError) == 3);
 }
 
 TEST_CASE("cuda: nvcc compiles the generated source of every catalogue kernel (skips without nvcc)", "[cuda][nvcc]") {

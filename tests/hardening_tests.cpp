@@ -79,7 +79,7 @@ TEST_CASE("B: a barrier loop that changes nothing ends as an infinite loop", "[h
   for (const char* model : {"sc", "tso", "gpu"}) {
     INFO(model);
     const OutcomeCount o = run_once("__global__ void k() { while (1) __syncthreads(); }\n", model);
-    CHECK(o.outcome.status == ExecutionStatus::StepLimit);
+    CHECK(o.outcome.status == ExecutionStatus::Livelock);
     CHECK(o.outcome.message.find("repeats __syncthreads at line 1 forever") != std::string::npos);
   }
 }
@@ -145,7 +145,7 @@ __global__ void k() {
 }
 )",
                                     model, options);
-    CHECK(o.outcome.status == ExecutionStatus::StepLimit);
+    CHECK(o.outcome.status == ExecutionStatus::Livelock);
     CHECK(o.outcome.message.find("repeats __syncthreads at line 8 forever") != std::string::npos);
   }
 }
@@ -268,7 +268,7 @@ TEST_CASE("H: a loop that changes nothing but locals ends at once as a livelock"
   for (const char* text : loops) {
     INFO(text);
     const OutcomeCount o = run_once(text);
-    CHECK(o.outcome.status == ExecutionStatus::StepLimit);
+    CHECK(o.outcome.status == ExecutionStatus::Livelock);
     CHECK(o.outcome.message.find("repeats the same local state") != std::string::npos);
   }
   // A long loop whose state keeps changing is no livelock.

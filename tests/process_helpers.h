@@ -82,6 +82,14 @@ struct SignalledResult {
   double seconds_after_signal = 0;
 };
 
+/** The argv of `fencelab ARGUMENTS...` for exec. */
+inline std::vector<char*> argv_of(std::vector<std::string>& arguments) {
+  std::vector<char*> argv{const_cast<char*>(FENCELAB_BINARY)};
+  for (std::string& a : arguments) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  return argv;
+}
+
 /** Runs `fencelab ARGUMENTS...` (stdout and stderr into one pipe; no shell), sends it `signal`
  *  after `delay_seconds` unless it has ended by then, and waits for it to end. */
 inline SignalledResult run_fencelab_signalled(const std::vector<std::string>& arguments, int signal,
@@ -89,9 +97,7 @@ inline SignalledResult run_fencelab_signalled(const std::vector<std::string>& ar
   int fds[2];
   REQUIRE(::pipe(fds) == 0);
   std::vector<std::string> copies = arguments;
-  std::vector<char*> argv{const_cast<char*>(FENCELAB_BINARY)};
-  for (std::string& a : copies) argv.push_back(a.data());
-  argv.push_back(nullptr);
+  std::vector<char*> argv = argv_of(copies);
   const pid_t pid = ::fork();
   REQUIRE(pid >= 0);
   if (pid == 0) {
@@ -132,6 +138,12 @@ inline SignalledResult run_fencelab_signalled(const std::vector<std::string>& ar
   result.seconds_after_signal = signalled ? seconds_since(signal_time) : 0;
   result.process.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return result;
+}
+
+/** Runs fencelab (stdout and stderr into one pipe) and sends it `signal` after `delay`, as
+ *  Ctrl-C (SIGINT) or `timeout` (SIGTERM) would. */
+inline ProcessResult fencelab_signalled(std::vector<std::string> arguments, int signal, std::chrono::milliseconds delay) {
+  return run_fencelab_signalled(arguments, signal, std::chrono::duration<double>(delay).count()).process;
 }
 
 } // namespace fencelab::testing

@@ -10,6 +10,7 @@
 //@ expect tso: unreachable out[0]=1 out[1]=1 out[2]=0
 //@ expect gpu: reachable out[0]=1 out[1]=1 out[2]=0
 //@ expect all: diagnostic data-race
+//@ expect all: diagnostic scoped-race
 
 __device__ int x = 0, y = 0, z = 0;
 __device__ int out[3];

@@ -9,9 +9,6 @@
 
 namespace fencelab {
 
-namespace {
-
-/** The report kind of a runtime error the Machine found. */
 DiagnosticKind diagnostic_kind_of(RuntimeErrorKind kind) {
   switch (kind) {
   case RuntimeErrorKind::OutOfBounds: return DiagnosticKind::OutOfBounds;
@@ -29,7 +26,16 @@ DiagnosticKind diagnostic_kind_of(RuntimeErrorKind kind) {
   return DiagnosticKind::RuntimeError;
 }
 
-} // namespace
+std::optional<DiagnosticKind> execution_error_kind(ExecutionStatus status, const std::optional<RuntimeErrorReport>& error) {
+  switch (status) {
+  case ExecutionStatus::Completed:
+  case ExecutionStatus::StepLimit: return std::nullopt;
+  case ExecutionStatus::Deadlock: return DiagnosticKind::Deadlock;
+  case ExecutionStatus::Livelock: return DiagnosticKind::Livelock;
+  case ExecutionStatus::RuntimeError: return error ? diagnostic_kind_of(error->kind) : DiagnosticKind::RuntimeError;
+  }
+  return DiagnosticKind::RuntimeError;
+}
 
 Checkers::Checkers(const Program& program, CheckerOptions options)
     : m_program(program), m_races(std::make_unique<RaceDetector>(program, options.track_read_only_buffers)) {}
@@ -131,9 +137,18 @@ void Checkers::end_execution(const ExecutionResult& result) {
     m_catalogue.add(std::move(r));
     break;
   }
-  case ExecutionStatus::StepLimit:
+  case ExecutionStatus::Livelock:
+    // A loop whose state came back unchanged (Machine::Impl::check_local_loop, a barrier round
+    // that repeats the one before): it can never end.
     r.kind = DiagnosticKind::Livelock;
     r.message = "livelock: " + result.outcome.message;
+    if (result.error) r.sites.push_back({"loops", result.error->diagnostic.range, result.error->thread.to_string()});
+    m_catalogue.add(std::move(r));
+    break;
+  case ExecutionStatus::StepLimit:
+    // A limit of the search, not a finding: the execution might have finished with more room.
+    r.kind = DiagnosticKind::StepLimit;
+    r.message = "step limit: " + result.outcome.message;
     m_catalogue.add(std::move(r));
     break;
   case ExecutionStatus::RuntimeError: {

@@ -80,8 +80,7 @@ size_t RaceDetector::RaceKeyHash::operator()(const RaceKey& k) const noexcept {
 
 size_t RaceDetector::SiteHash::operator()(const Site& s) const noexcept {
   uint64_t h = (uint64_t(s.range.begin) << 32 | s.range.end) * 0x9e3779b97f4a7c15ull;
-  h ^= uint64_t(s.kind) | uint64_t(s.mode) << 8 | uint64_t(s.scope) << 16 | uint64_t(s.constant_value) << 24;
-  h = (h ^ s.value) * 0x9e3779b97f4a7c15ull;
+  h = (h ^ (uint64_t(s.kind) | uint64_t(s.mode) << 8 | uint64_t(s.scope) << 16)) * 0x9e3779b97f4a7c15ull;
   return size_t(h ^ (h >> 29));
 }
 
@@ -95,8 +94,6 @@ ThreadId RaceDetector::thread_of(uint32_t index) const {
 }
 
 uint32_t RaceDetector::site_of(const Event& event) {
-  const bool constant = event.kind == EventKind::Store && event.constant_value;
-  const Word value = constant ? event.value : 0;
   // A direct-mapped cache in front of the table: a kernel's accesses come from a few sites.
   // Compared field by field: building a Site to compare cost a quarter of the lookup. The
   // mode and the scope are not compared one right after the other: GCC then reads the two
@@ -106,11 +103,10 @@ uint32_t RaceDetector::site_of(const Event& event) {
   auto& cached = m_recent_sites[(event.range.begin * 7 + event.range.end + uint32_t(event.kind)) % kRecentSites];
   if (cached != 0) {
     const Site& s = m_sites[cached - 1];
-    if (s.mode == event.mode && s.range == event.range && s.scope == event.scope && s.kind == event.kind &&
-        s.constant_value == constant && s.value == value)
+    if (s.mode == event.mode && s.range == event.range && s.scope == event.scope && s.kind == event.kind)
       return cached - 1;
   }
-  cached = 1 + intern_site(Site{event.range, event.kind, event.mode, event.scope, constant, value});
+  cached = 1 + intern_site(Site{event.range, event.kind, event.mode, event.scope});
   return cached - 1;
 }
 
@@ -411,19 +407,24 @@ void RaceDetector::on_access(const Event& event, ReportCatalogue& catalogue) {
     r.sites.push_back({access_role(event.kind), event.range, event.thread.to_string()});
     catalogue.add(std::move(r));
   }
-  const auto check_other = [&](const ShadowAccess& earlier) {
+  const auto check_other = [&](const ShadowAccess& earlier, bool same_value) {
     if (earlier.thread != self)
-      check_pair(clocks_of(t, event.thread.block), earlier, now, event.object, event.location.index, catalogue);
+      check_pair(clocks_of(t, event.thread.block), earlier, now, event.object, event.location.index, same_value,
+                 catalogue);
   };
-  if (cell.has_write) check_other(cell.write);
+  // Two plain stores that wrote equal values (the value, not how the source spells it: `= 2`,
+  // `= two` and `= src[t] + 1` storing 2 alike).
+  if (cell.has_write)
+    check_other(cell.write, event.kind == EventKind::Store && m_sites[cell.write.site].kind == EventKind::Store &&
+                                cell.write_value == event.value);
   if (writes(event.kind)) {
     // The reads since the last write, in the order they were first made.
-    if (cell.has_read) check_other(cell.first_read);
+    if (cell.has_read) check_other(cell.first_read, false);
     if (extra)
-      for (const ShadowAccess& read : extra->reads) check_other(read);
+      for (const ShadowAccess& read : extra->reads) check_other(read, false);
   }
   if (extra)
-    for (const ShadowAccess& update : extra->updates) check_other(update);
+    for (const ShadowAccess& update : extra->updates) check_other(update, false);
 
   if (commuting) {
     ShadowExtra& e = m_shadow.extra(cell);
@@ -432,11 +433,12 @@ void RaceDetector::on_access(const Event& event, ReportCatalogue& catalogue) {
     };
     if (auto it = std::find_if(e.updates.begin(), e.updates.end(), same_site); it != e.updates.end()) *it = now;
     else e.updates.push_back(now);
-    cell.update_kind = event.commuting_kind;
+    cell.update_kind = static_cast<uint16_t>(event.commuting_kind);
     return;
   }
   if (writes(event.kind)) {
     cell.write = now;
+    cell.write_value = event.value;
     cell.has_write = true;
     cell.has_read = false;
     if (ShadowExtra* e = m_shadow.find_extra(cell)) {
@@ -459,7 +461,7 @@ void RaceDetector::on_access(const Event& event, ReportCatalogue& catalogue) {
 }
 
 void RaceDetector::check_pair(const ClockView& clocks, const ShadowAccess& earlier_access, const ShadowAccess& now_access,
-                              uint32_t object, uint32_t index, ReportCatalogue& catalogue) {
+                              uint32_t object, uint32_t index, bool same_value, ReportCatalogue& catalogue) {
   const uint32_t earlier_thread = earlier_access.thread;
   const Site& earlier = m_sites[earlier_access.site];
   const Site& now = m_sites[now_access.site];
@@ -477,14 +479,12 @@ void RaceDetector::check_pair(const ClockView& clocks, const ShadowAccess& earli
   } else {
     kind = earlier_access.clock <= clocks.wide.get(earlier_thread, m_threads_per_block) ? DiagnosticKind::ScopedRace
                                                                                    : DiagnosticKind::DataRace;
-    // Two plain stores of one constant of the source (`flag = 1;` in every thread): whichever
-    // lands last, memory holds that value, so the race changes no outcome on hardware. Still a
-    // data race in the PTX memory model (PTX ISA 8.6, "Data races"): a warning. Only constants
-    // qualify: that two computed values happened to be equal in one execution says nothing
-    // of the next (`x += tid` from two threads), and a site pair's kind must not depend on it.
-    if (kind == DiagnosticKind::DataRace && earlier.kind == EventKind::Store && now.kind == EventKind::Store &&
-        earlier.constant_value && now.constant_value && earlier.value == now.value)
-      kind = DiagnosticKind::SameValueRace;
+    // Two plain stores of the same value (every thread setting a flag to 1): whichever lands
+    // last, memory holds that value, so the race changes no outcome on hardware. Still a data
+    // race in the PTX memory model (PTX ISA 8.6, "Data races"): a warning. Graded by the
+    // values this execution stored, however the source computes them; an execution where the
+    // two stores write different values reports the pair as a data race (a finding of its own).
+    if (kind == DiagnosticKind::DataRace && same_value) kind = DiagnosticKind::SameValueRace;
   }
   // The pair met lately (the sites decide the ranges, and whether both accesses are marked).
   RecentRace& recent = m_recent_races[(earlier_access.site * 31 + now_access.site * 17 + object * 7 + uint32_t(kind)) %

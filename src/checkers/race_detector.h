@@ -99,15 +99,13 @@ private:
     uint32_t block;
   };
   /** What an access was, apart from who made it and when: interned, so that shadow memory
-   *  keeps an index (shadow_memory.h). `value` is kept for stores of a constant of the source
-   *  only (same-value races), so a site's count follows the source, not the values stored. */
+   *  keeps an index (shadow_memory.h). The count of sites follows the source; the value a
+   *  store wrote is kept in its shadow cell instead (same-value races). */
   struct Site {
     SourceRange range;
     EventKind kind = EventKind::Load;
     AccessMode mode = AccessMode::Plain;
     Scope scope = Scope::System;
-    bool constant_value = false; ///< a store of a constant of the source
-    Word value = 0;              ///< that constant
     friend bool operator==(const Site&, const Site&) = default;
   };
   struct SiteHash {
@@ -187,8 +185,10 @@ private:
   ClockView clocks_of(const ThreadState& t, uint32_t block);
   /** A thread holding its block's barrier clocks takes a copy of its own (to change them). */
   void materialize(ThreadState& t, uint32_t block);
+  /** `same_value`: both accesses are stores that wrote the same value (a same-value race if
+   *  they race). */
   void check_pair(const ClockView& clocks, const ShadowAccess& earlier, const ShadowAccess& now, uint32_t object,
-                  uint32_t index, ReportCatalogue& catalogue);
+                  uint32_t index, bool same_value, ReportCatalogue& catalogue);
   uint32_t site_of(const Event& event);
   /** The site's index in m_sites, added if new (site_of's slow path). */
   [[gnu::noinline]] uint32_t intern_site(const Site& site);

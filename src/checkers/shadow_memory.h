@@ -3,9 +3,10 @@
 // A grid of a million threads touches millions of locations, so what is kept per location is
 // small: the last write and the first read since it as (thread, clock, site) triples of 12
 // bytes, where a site is an index into a table of the distinct (source range, kind, mode,
-// scope, constant) tuples of the accesses, and an index into a side table for the rarer rest
-// (further reads since the last write, commuting updates). 36 bytes a location, in chunks of
-// up to 64 locations allocated on first touch; a hash map of full records cost about 220.
+// scope) tuples of the accesses, the value the last write stored (same-value races), and an
+// index into a side table for the rarer rest (further reads since the last write, commuting
+// updates). 40 bytes a location, in chunks of up to 64 locations allocated on first touch; a
+// hash map of full records cost about 220.
 //
 // Between executions nothing is freed: each chunk carries the execution it was last reset in,
 // and a chunk from an earlier execution is reset when it is first touched again. A new block's
@@ -32,11 +33,13 @@ struct ShadowCell {
   ShadowAccess write;      ///< valid if has_write
   ShadowAccess first_read; ///< valid if has_read: the first of the reads since the last write
   uint32_t extra = 0;      ///< 0: none; else 1 + index of its ShadowExtra
-  uint32_t update_kind = 0;
-  bool has_write = false; ///< also: the location was written in this execution
-  bool has_read = false;
-  bool uninitialized_reported = false;
+  uint16_t update_kind = 0; ///< AtomicUpdate::commuting_kind_found (at most kNoOpKind, 3 << 8)
+  bool has_write : 1 = false; ///< also: the location was written in this execution
+  bool has_read : 1 = false;
+  bool uninitialized_reported : 1 = false;
+  uint64_t write_value = 0; ///< valid if has_write: the value (a canonical Word) the last write stored
 };
+static_assert(sizeof(ShadowCell) == 40, "a shadow cell is 40 bytes (the header says why it matters)");
 
 /** The reads after the first since the last write, and the commuting updates since it. */
 struct ShadowExtra {

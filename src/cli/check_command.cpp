@@ -33,20 +33,22 @@ int execute(const CheckOptions& options) {
   SearchSession session(options.search);
   CheckBudget budget = options.budget;
   budget.control = session.control();
-  int exit_code = kSuccess;
+  std::vector<SearchVerdict> verdicts;
   if (!options.svg_directory.empty() && !prepare_directory(options.svg_directory)) return kBadInput;
   for (const std::string& model_name : options.common.models) {
     const auto model = create_model(model_name);
     const ExplorationResult result =
         session.run("check under " + model_name, [&] { return explore_checked(machine, *model, checkers, budget); });
-    if (options.common.json) print_exploration_json(std::cout, *program, result, check_expectations(*program, result),
-                                                    ReportOptions{options.common.stats, "check"});
-    else {
+    const std::vector<ExpectationResult> expectations = check_expectations(*program, result);
+    verdicts.push_back(judge_search(*program, result, expectations));
+    if (options.common.json) {
+      print_exploration_json(std::cout, *program, result, expectations, ReportOptions{options.common.stats, "check"});
+    } else {
       print_check_text(std::cout, *program, result);
-      print_expectations_text(std::cout, *program, check_expectations(*program, result), "expectations:");
+      print_expectations_text(std::cout, *program, expectations, "expectations:");
+      // Each model's report ends with its verdict (a check of several models prints several).
+      print_verdicts(std::cout, {verdicts.back()}, options.common.models.size() > 1);
     }
-    for (const ReportCount& r : result.reports)
-      if (diagnostic_kind_severity(r.report.kind) == Severity::Error) exit_code = kFindings;
     if (!options.svg_directory.empty()) {
       // One set of pictures per finding: its witness's barrier timeline and warp lanes.
       for (size_t i = 0; i < result.reports.size(); ++i) {
@@ -57,7 +59,7 @@ int execute(const CheckOptions& options) {
         });
         if (!witness && error.starts_with("stopped: ")) { // the report is printed: its pictures are cut short
           fmt::print(stderr, "fencelab: error: the pictures of finding {} were not drawn: {}\n", i + 1, error);
-          return kFindings;
+          return stopped_exit_code();
         }
         if (!witness) {
           fmt::print(stderr, "fencelab: error: cannot replay the witness of finding {}: {}\n", i + 1, error);
@@ -77,7 +79,7 @@ int execute(const CheckOptions& options) {
   if (!checkers.races_checked())
     std::cerr << "fencelab: note: the grid has 2^32 threads or more, so races were not checked (the other "
                  "checkers ran)\n";
-  return exit_code;
+  return exit_code_of(verdicts);
 }
 
 } // namespace

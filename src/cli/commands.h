@@ -2,6 +2,7 @@
 #pragma once
 
 #include "fencelab/explore/exploration.h"
+#include "fencelab/explore/search_verdict.h"
 #include "fencelab/frontend/compile.h"
 #include "fencelab/machine/machine.h"
 #include "fencelab/program/program.h"
@@ -9,18 +10,40 @@
 #include <CLI/CLI.hpp>
 #include <memory>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 
 namespace fencelab::cli {
 
-/** Process exit codes (documented in README.md). */
+/** Process exit codes: the one table of README.md, "Exit codes" (and `fencelab --help`). */
 enum ExitCode : int {
-  kSuccess = 0,        ///< every expectation holds, nothing went wrong
-  kFindings = 1,       ///< an expectation failed, or an execution ended in an error
-  kBadInput = 2,       ///< the kernel file, a token or the command line is wrong
+  /** Every search ran to completion (or every requested run ran), every expectation held, no
+   *  unexpected error. */
+  kSuccess = 0,
+  /** Not shown correct: a finding (an expectation failed, an error no `//@ expect` announced)
+   *  or an inconclusive search (cut short, stopped, no execution, an expectation unproven). */
+  kNotShownCorrect = 1,
+  kBadInput = 2,       ///< the kernel does not parse or check, a bad option, token or file
   kInternalError = 3,  ///< a bug in fencelab
+  kUnavailable = 4,    ///< the GPU command could not run here: no driver, no device, no NVRTC
+  kInterrupted = 130,  ///< Ctrl-C (SIGINT) stopped a search, after the partial report (128 + 2)
 };
+
+/** The table above as `fencelab --help` prints it under the commands. */
+extern const char* const kExitCodeTable;
+
+/** The exit code of a command whose searches (or replayed executions) were judged `verdicts`:
+ *  kInterrupted when Ctrl-C stopped a search of this process, else kSuccess when every one was
+ *  shown correct, else kNotShownCorrect. Every command that searches ends with it. */
+int exit_code_of(const std::vector<SearchVerdict>& verdicts);
+/** The code of a command that a signal or --time-limit stopped before it had a result: 130
+ *  after Ctrl-C (SIGINT), else 1 (not shown correct). */
+int stopped_exit_code();
+
+/** The closing `result:` lines of a text report, after a blank line: each verdict's describe(),
+ *  as "result under sc: ..." when `name_models`. */
+void print_verdicts(std::ostream& out, const std::vector<SearchVerdict>& verdicts, bool name_models);
 
 /** What the command line says of the launch: `--grid` and `--block`, the shape instead of the
  *  `//@ launch` directive's (each `X` or `X,Y,Z`; empty: the directive's); `--kernel`, the

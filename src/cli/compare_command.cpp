@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <iostream>
 #include <map>
 
 namespace fencelab::cli {
@@ -91,7 +92,7 @@ int execute(const CompareOptions& options) {
       fmt::print("!! or a value differs in its last bits: the kernel calls {}, which a GPU computes within a few ulp "
                  "of the exact value fencelab uses (CUDA Math API error bounds)\n",
                  fmt::join(program->approximate_math, ", "));
-    exit_code = kFindings;
+    exit_code = kNotShownCorrect;
   } else if (!flagged.empty()) {
     fmt::print("\nthe GPU showed {} outcome{} the gpu model's search did not reach (search cut short): {}\n"
                "the search was not complete, so the model may still allow {}: give a larger --max-executions or "
@@ -127,7 +128,12 @@ int execute(const CompareOptions& options) {
              "seen on the GPU; {} {}\n",
              rows.size(), gpu->outcomes.size(), gpu->executions, weak_seen, weak_seen == 1 ? "" : "s", flagged.size(),
              proven ? "the gpu model forbids" : "the gpu model's search did not reach (search cut short)");
-  return exit_code;
+  // Each model's search is judged as `explore` judges it (a search cut short proves nothing).
+  std::vector<SearchVerdict> verdicts;
+  for (const ExplorationResult& r : explored) verdicts.push_back(judge_search(*program, r, {}));
+  print_verdicts(std::cout, verdicts, true);
+  const int searches = exit_code_of(verdicts);
+  return searches != kSuccess ? searches : exit_code;
 }
 
 } // namespace

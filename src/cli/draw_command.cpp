@@ -90,9 +90,12 @@ int execute(DrawOptions& options) {
   std::string stopped;
   if (!token) token = choose_witness(*program, options, kind, session, stopped);
   if (!token) {
-    if (!stopped.empty()) fmt::print(stderr, "fencelab: error: no execution to draw: the search stopped ({})\n", stopped);
-    else fmt::print(stderr, "fencelab: error: the kernel has no execution to draw\n");
-    return kFindings;
+    if (!stopped.empty()) {
+      fmt::print(stderr, "fencelab: error: no execution to draw: the search stopped ({})\n", stopped);
+      return stopped_exit_code();
+    }
+    fmt::print(stderr, "fencelab: error: the kernel has no execution to draw (the search ran none)\n");
+    return kNotShownCorrect;
   }
   std::string error;
   const WitnessRecording how{options.max_trace_events, session.control()};
@@ -100,7 +103,7 @@ int execute(DrawOptions& options) {
       session.within("draw", [&] { return record_witness(*program, options.common.machine, *token, error, how); });
   if (!witness) {
     fmt::print(stderr, "fencelab: error: cannot replay '{}': {}\n", token->display(), error);
-    return error.starts_with("stopped: ") ? kFindings : kBadInput;
+    return error.starts_with("stopped: ") ? stopped_exit_code() : kBadInput;
   }
   note_events_left_out(*witness);
   std::string picture;
@@ -113,8 +116,9 @@ int execute(DrawOptions& options) {
   case PictureKind::Warps: {
     auto warps = draw_witness_warps(*program, *witness);
     if (!warps) {
-      fmt::print(stderr, "fencelab: error: the execution has no warp events to draw\n");
-      return kFindings;
+      fmt::print(stderr, "fencelab: error: the execution has no warp events to draw (--warps needs a kernel with "
+                         "warp operations; --graph or --timeline draw this one)\n");
+      return kBadInput;
     }
     picture = std::move(*warps);
     break;

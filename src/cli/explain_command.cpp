@@ -39,7 +39,7 @@ int execute(const ExplainOptions& options) {
       "explain", [&] { return replay(machine, *model, witness->token, &recorder, replay_error, session.control()); });
   if (!execution) {
     fmt::print(stderr, "fencelab: error: cannot replay '{}': {}\n", witness->shown, replay_error.message);
-    return replay_error.stopped ? kFindings : kBadInput;
+    return replay_error.stopped ? stopped_exit_code() : kBadInput;
   }
   note_events_left_out(recorder.left_out(), recorder.limit());
   RecordedWitness recorded{witness->model, machine_options.warp, witness->token.display(), recorder.events(),

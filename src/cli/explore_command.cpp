@@ -36,10 +36,10 @@ int execute(const ExploreCommandOptions& options, ExplorationMode mode) {
   std::optional<Checkers> checkers;
   if (!options.no_check) checkers.emplace(*program);
   Checkers* const watching = checkers ? &*checkers : nullptr;
-  int exit_code = kSuccess;
   const ReportOptions report{options.common.stats, mode == ExplorationMode::Random ? "run" : "explore"};
   SearchSession session(options.search);
   std::vector<ModelRun> runs;
+  std::vector<SearchVerdict> verdicts;
   for (const std::string& model_name : options.common.models) {
     const auto model = create_model(model_name);
     ModelRun run;
@@ -54,16 +54,9 @@ int execute(const ExploreCommandOptions& options, ExplorationMode mode) {
                                              : explore_exhaustive(machine, *model, exhaustive);
     });
     run.expectations = check_expectations(*program, run.result);
-    const ExplorationResult& result = run.result;
-    const auto& expectations = run.expectations;
     // JSON: one document per model, each on its own line.
-    if (options.common.json) print_exploration_json(std::cout, *program, result, expectations, report);
-    const bool failed = std::any_of(expectations.begin(), expectations.end(),
-                                    [](const ExpectationResult& e) { return e.verdict == Verdict::Fails; });
-    const bool errors = std::any_of(result.outcomes.begin(), result.outcomes.end(), [](const OutcomeCount& o) {
-      return o.outcome.status != ExecutionStatus::Completed;
-    });
-    if (failed || errors) exit_code = kFindings;
+    if (options.common.json) print_exploration_json(std::cout, *program, run.result, run.expectations, report);
+    verdicts.push_back(judge_search(*program, run.result, run.expectations));
     runs.push_back(std::move(run));
   }
   if (!options.common.json) {
@@ -84,8 +77,9 @@ int execute(const ExploreCommandOptions& options, ExplorationMode mode) {
       std::cout << "\nnote: the file also has expectations under " << fmt::format("{}", fmt::join(unchecked, ", "))
                 << ", not checked here (add --model " << fmt::format("{}", fmt::join(unchecked, ","))
                 << (lockstep_named ? "; NAME.lockstep means --model NAME --warp lockstep" : "") << ")\n";
+    print_verdicts(std::cout, verdicts, verdicts.size() > 1);
   }
-  return exit_code;
+  return exit_code_of(verdicts);
 }
 
 } // namespace

@@ -9,6 +9,7 @@ int main(int argc, char** argv) {
   CLI::App app{"fencelab: run CUDA kernels on a weakly ordered software GPU and list every outcome"};
   app.set_version_flag("--version", FENCELAB_VERSION);
   app.require_subcommand(1);
+  app.footer(kExitCodeTable);
   int exit_code = kSuccess;
   add_run_command(app, exit_code);
   add_explore_command(app, exit_code);

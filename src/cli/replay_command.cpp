@@ -60,7 +60,7 @@ int execute(ReplayOptions& options) {
   });
   if (!execution) {
     fmt::print(stderr, "fencelab: error: cannot replay '{}': {}\n", witness->shown, replay_error.message);
-    return replay_error.stopped ? kFindings : kBadInput;
+    return replay_error.stopped ? stopped_exit_code() : kBadInput;
   }
   note_events_left_out(recorder.left_out(), recorder.limit());
   if (options.common.json) {
@@ -78,7 +78,9 @@ int execute(ReplayOptions& options) {
     fmt::print("{}\n", execution->outcome.to_string(*program));
     if (execution->error) std::cout << render_diagnostic(execution->error->diagnostic, *program->source);
   }
-  return execution->outcome.status == ExecutionStatus::Completed ? kSuccess : kFindings;
+  // An execution error the file announces (`//@ expect MODEL: diagnostic deadlock`) is what the
+  // witness was for; one it does not, or an execution stopped at a limit, is not success.
+  return exit_code_of({judge_execution(*program, witness->token.model, *execution)});
 }
 
 } // namespace

@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fmt/format.h>
+#include <iostream>
 #include <sstream>
 
 namespace fencelab::cli {
@@ -76,9 +77,10 @@ int execute(const ReportCommandOptions& options) {
   input.machine = options.common.machine;
   input.command_line = options.command_line;
   // As `explore`: --time-limit, SIGINT and SIGTERM end a search with what it found, and the
-  // page is written with that (a stop ends every later search at once).
+  // page is written with that (a stop ends every later search at once). Judged as `explore`
+  // judges the same models (the extra sc search below is not asked for).
   SearchSession session(options.search);
-  int exit_code = kSuccess;
+  std::vector<SearchVerdict> verdicts;
   for (const std::string& model_name : options.common.models) {
     const auto model = create_model(model_name);
     ExhaustiveOptions exhaustive = options.exhaustive;
@@ -86,11 +88,10 @@ int execute(const ReportCommandOptions& options) {
     exhaustive.control = session.control();
     ModelRun run;
     run.result = session.run("report under " + model_name, [&] { return explore_exhaustive(machine, *model, exhaustive); });
-    if (!run.result.stopped_because.empty()) {
+    if (!run.result.stopped_because.empty())
       fmt::print(stderr, "fencelab: note: the search under {} was stopped: {}\n", model_name, run.result.stopped_because);
-      exit_code = kFindings;
-    }
     run.expectations = check_expectations(*program, run.result);
+    verdicts.push_back(judge_search(*program, run.result, run.expectations));
     if (model_name == "sc") input.sc = run.result;
     input.runs.push_back(std::move(run));
   }
@@ -100,7 +101,8 @@ int execute(const ReportCommandOptions& options) {
     exhaustive.control = session.control();
     input.sc = session.run("report under sc", [&] { return explore_exhaustive(machine, *sc, exhaustive); });
   }
-  if (options.gpu) input.gpu = run_gpu_for_report(*program, options, exit_code);
+  int gpu_exit_code = kSuccess;
+  if (options.gpu) input.gpu = run_gpu_for_report(*program, options, gpu_exit_code);
   std::ostringstream page;
   input.control = session.control();
   session.within("report", [&] {
@@ -109,7 +111,10 @@ int execute(const ReportCommandOptions& options) {
   });
   if (!write_text_file(options.output, page.str())) return kBadInput;
   fmt::print("wrote {}\n", options.output);
-  return exit_code;
+  print_verdicts(std::cout, verdicts, verdicts.size() > 1);
+  // The searches' code first; where they showed the kernel correct, a GPU that failed says so.
+  const int exit_code = exit_code_of(verdicts);
+  return exit_code != kSuccess ? exit_code : gpu_exit_code;
 }
 
 } // namespace

@@ -32,13 +32,20 @@
 namespace fencelab::cuda {
 
 int gpu_status_exit_code(GpuStatus status) {
+  // The table of README.md, "Exit codes" (src/cli/commands.h, ExitCode).
   switch (status) {
   case GpuStatus::Ok: return 0;
-  case GpuStatus::Fault:
+  case GpuStatus::Fault: // the kernel's own error on the device: a finding
   case GpuStatus::Hang: return 1;
+  case GpuStatus::Unsupported: return 2; // a kernel this backend (or litmus mode) cannot run
+  case GpuStatus::CompileError:          // fencelab accepted the kernel and generated CUDA NVRTC rejects
   case GpuStatus::DriverError: return 3;
-  default: return 2;
+  case GpuStatus::NotBuilt:
+  case GpuStatus::NoDriver:
+  case GpuStatus::NoDevice:
+  case GpuStatus::NoCompiler: return 4; // unavailable: the GPU command cannot run here
   }
+  return 3;
 }
 
 #ifndef FENCELAB_CUDA_BACKEND

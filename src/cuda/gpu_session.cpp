@@ -45,7 +45,7 @@ bool GpuSession::open(GpuStatus& status, std::string& message) {
   if (r == CUDA_SUCCESS) r = api.cuDevicePrimaryCtxRetain(&context, device);
   if (r == CUDA_SUCCESS) r = api.cuCtxSetCurrent(context);
   if (r != CUDA_SUCCESS) {
-    status = GpuStatus::DriverError;
+    status = GpuStatus::NoDevice; // a device that cannot be opened here is unavailable too (exit 4)
     message = fmt::format("could not open CUDA device 0: {}", describe(api, r));
     context = nullptr;
     return false;

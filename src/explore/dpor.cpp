@@ -240,11 +240,13 @@ void DporChoices::finish_execution(const ExecutionResult& result) {
   close_step();
   analyse_races();
   if (!m_order_seen.empty()) order_commuting_updates();
-  // A step that ends the execution (a runtime error, the step limit) disables every other
-  // actor: whatever they would have done first is explored by scheduling each of them there.
+  // A step that ends the execution (a runtime error, a livelock found, the step limit) disables
+  // every other actor: whatever they would have done first is explored by scheduling each of
+  // them there.
   const ExecutionStatus status = result.outcome.status;
   if (!m_abandoned && !m_released && !m_steps.empty() &&
-      (status == ExecutionStatus::RuntimeError || status == ExecutionStatus::StepLimit)) {
+      (status == ExecutionStatus::RuntimeError || status == ExecutionStatus::StepLimit ||
+       status == ExecutionStatus::Livelock)) {
     Entry& last = m_stack[m_steps.back().entry];
     for (const ActorId& actor : last.enabled)
       if (!contains(last.backtrack, actor)) add_backtrack(last, actor, {});

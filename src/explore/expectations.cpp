@@ -2,6 +2,7 @@
 // `always`; a partial or random one can only refute them (with a witness) or stay silent.
 #include "fencelab/explore/expectations.h"
 
+#include "fencelab/checkers/checkers.h"
 #include "fencelab/frontend/operators.h"
 
 #include <algorithm>
@@ -148,6 +149,16 @@ ExpectationResult check_one(const Program& program, const Expectation& e, const 
     return out;
   case ExpectationKind::Diagnostic: {
     if (!r.checked) {
+      // Without the checkers (--no-check), an execution that ended in the error still shows it:
+      // deadlocks, livelocks and runtime errors are outcomes of their own.
+      for (const OutcomeCount& o : r.outcomes) {
+        const std::optional<DiagnosticKind> kind = execution_error_kind(o.outcome.status, o.error);
+        if (!kind || e.diagnostic_kind != diagnostic_kind_name(*kind)) continue;
+        out.verdict = Verdict::Holds;
+        out.detail = fmt::format("reached: {}", o.outcome.to_string(program));
+        out.witness = o.witness;
+        return out;
+      }
       out.verdict = Verdict::Inconclusive;
       out.detail = "the checkers did not run (use fencelab check)";
       return out;

@@ -44,6 +44,8 @@ double seconds_between(std::chrono::steady_clock::time_point start, std::chrono:
 
 } // namespace
 
+bool interrupted_by_sigint() { return g_stop_signal == SIGINT; }
+
 SearchControl::SearchControl(Options options)
     : m_options(std::move(options)), m_start(Clock::now()), m_last_progress(m_start) {}
 

@@ -282,9 +282,15 @@ void DirectiveReader::read_expect(Parser& parser, const DirectiveLine& line) {
     }
     if (expectation.diagnostic_kind.empty())
       return parser.error(parser.peek().range, "expected the kind of diagnostic");
-    if (!find_diagnostic_kind(expectation.diagnostic_kind))
+    const std::optional<DiagnosticKind> kind = find_diagnostic_kind(expectation.diagnostic_kind);
+    if (!kind)
       return parser.error(range, "unknown diagnostic kind '" + expectation.diagnostic_kind + "' (expected one of " +
                                      diagnostic_kind_names() + ")");
+    // A step limit is where the search stopped, not something the kernel does: expecting one
+    // would make a run that proves nothing pass (README "Exit codes").
+    if (*kind == DiagnosticKind::StepLimit)
+      return parser.error(range, "'step-limit' cannot be expected: an execution stopped at a limit proves "
+                                 "nothing either way (raise --max-steps or --max-barrier-rounds instead)");
   } else if (word == "no") {
     // `no diagnostics`: the checkers report nothing at all (a kernel the catalogue calls correct).
     if (!parser.at(TokenKind::Identifier) || parser.peek().text != "diagnostics")

@@ -161,7 +161,7 @@ bool Machine::Impl::barrier_loop_detected(ResidentBlock& block, const std::vecto
                      fmt::format("block {} repeats __syncthreads at line {} forever: its threads return to it "
                                  "with nothing changed (an infinite loop)",
                                  block.linear_index, program.source->position(first.pending.range.begin).line),
-                     ExecutionStatus::StepLimit);
+                     ExecutionStatus::Livelock);
       return true;
     }
   } else {

@@ -37,8 +37,7 @@ enum class Opcode : uint8_t {
   LoadAt,       ///< Load from the constant pointer `imm` (a global variable); `arg`
                 ///< kCheckedAddress: the access passes resolve's checks (no need to run them)
   Store,        ///< pop a pointer, then the value, store it as `type` at `node`'s range;
-                ///< `arg` kKeepValue: push the value back; kConstantValue: the value is a
-                ///< constant of the source (Event::constant_value)
+                ///< `arg` kKeepValue: push the value back
   StoreAt,      ///< Store to the pointer `imm` (a global variable): pop only the value;
                 ///< `arg` may have kCheckedAddress too
   BuiltinVariable, ///< push threadIdx.x and friends (`node`)
@@ -145,7 +144,6 @@ constexpr uint32_t kSignedTarget = 0x100;
 constexpr uint32_t kIntegerCompound = 1;
 /** Store, StoreAt and LoadAt: the flags in `arg`. */
 constexpr uint32_t kKeepValue = 1;
-constexpr uint32_t kConstantValue = 2;
 constexpr uint32_t kCheckedAddress = 4;
 
 /** What the compiler asks of the Machine it compiles for. */

@@ -210,7 +210,7 @@ FunctionCompiler::Lvalue FunctionCompiler::place_on_stack(const Expr& e) {
 bool FunctionCompiler::compile_assign(const Assign& e, bool keep) {
   value(*e.rhs); // C++17 [expr.ass]: the right operand is sequenced before the left
   const Lvalue lv = place(*e.lhs);
-  const uint32_t flags = (keep ? kKeepValue : 0) | (is_source_constant(*e.rhs) ? kConstantValue : 0);
+  const uint32_t flags = keep ? kKeepValue : 0;
   switch (lv.place) {
   case Place::None: return false;
   case Place::Slot:

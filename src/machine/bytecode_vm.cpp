@@ -21,8 +21,7 @@ namespace fencelab {
 
 inline void Interpreter::store(const Instr& i, Word pointer, Word*& sp) {
   const Word v = (i.arg & kKeepValue) ? sp[-1] : *--sp;
-  store_memory(m, t, pointer, *i.type, v, i.node->range, (i.arg & kConstantValue) && m.observing(), // only the checkers ask
-               (i.arg & kCheckedAddress) != 0);
+  store_memory(m, t, pointer, *i.type, v, i.node->range, (i.arg & kCheckedAddress) != 0);
 }
 
 // Stackless accesses (see the file's comment): each begins its access, or, resumed at its event,
@@ -44,8 +43,7 @@ bool Interpreter::load_or_stop(Word pointer, const Type& type, SourceRange range
   return true;
 }
 
-bool Interpreter::store_or_stop(Word pointer, const Type& type, Word value, SourceRange range, bool constant,
-                                bool checked) {
+bool Interpreter::store_or_stop(Word pointer, const Type& type, Word value, SourceRange range, bool checked) {
   if (!t.resume_at_event) {
     const ResolvedAccess a = resolve_access(m, t, pointer, type, EventKind::Store, range, checked);
     if (store_without_event(m, t, a, reinterpret_word(value, type, a.element_type), range)) return true;
@@ -57,13 +55,12 @@ bool Interpreter::store_or_stop(Word pointer, const Type& type, Word value, Sour
   t.resume_at_event = false;
   m.resumed_at_visible_event();
   const ResolvedAccess& a = t.pending_access;
-  perform_store(m, t, a, type, reinterpret_word(value, type, a.element_type), range, constant);
+  perform_store(m, t, a, type, reinterpret_word(value, type, a.element_type), range);
   return true;
 }
 
 bool Interpreter::store_or_stop(const Instr& i, Word pointer, Word value) {
-  return store_or_stop(pointer, *i.type, value, i.node->range, (i.arg & kConstantValue) && m.observing(),
-                       (i.arg & kCheckedAddress) != 0);
+  return store_or_stop(pointer, *i.type, value, i.node->range, (i.arg & kCheckedAddress) != 0);
 }
 
 bool Interpreter::atomic_or_stop(const Call& call, std::span<const Word> args, Word& old) {
@@ -96,7 +93,7 @@ bool Interpreter::update_or_stop(const Expr& e, const Type& type, Word pointer, 
     t.resume_updated = update(t.resume_loaded);
     t.resume_events_done = 1;
   }
-  if (!store_or_stop(pointer, type, t.resume_updated, e.range, false, false)) return false;
+  if (!store_or_stop(pointer, type, t.resume_updated, e.range, false)) return false;
   t.resume_events_done = 0;
   return true;
 }

@@ -70,28 +70,13 @@ Word Interpreter::read(const LValue& lv, const Expr& site) {
   return m.load(t, lv.pointer, lv.type, site.range);
 }
 
-void Interpreter::write(const LValue& lv, Word value, SourceRange range, bool constant) {
+void Interpreter::write(const LValue& lv, Word value, SourceRange range) {
   if (lv.is_slot) {
     t.slots[lv.slot] = value;
     if (lv.variable != nullptr) m.record_observed_local(t, *lv.variable, value);
     return;
   }
-  m.store(t, lv.pointer, lv.type, value, range, constant);
-}
-
-bool is_source_constant(const Expr& e) {
-  switch (e.kind) {
-  case ExprKind::IntegerLiteral:
-  case ExprKind::FloatLiteral:
-  case ExprKind::BoolLiteral: return true;
-  case ExprKind::NameRef: return as<NameRef>(e).constant.has_value();
-  case ExprKind::Cast: return is_source_constant(*as<Cast>(e).operand);
-  case ExprKind::Unary: {
-    const Unary& u = as<Unary>(e);
-    return (u.op == UnaryOp::Plus || u.op == UnaryOp::Negate || u.op == UnaryOp::BitNot) && is_source_constant(*u.operand);
-  }
-  default: return false;
-  }
+  m.store(t, lv.pointer, lv.type, value, range);
 }
 
 Word Interpreter::eval_name(const NameRef& e) {
@@ -182,7 +167,7 @@ Word Interpreter::eval_assign(const Assign& e) {
   const Word value = eval(*e.rhs);
   const LValue lv = lvalue(*e.lhs);
   if (!e.compound) {
-    write(lv, value, e.range, m.observing() && is_source_constant(*e.rhs)); // only the checkers ask
+    write(lv, value, e.range);
     return value;
   }
   return compound_assign(e, lv, value);

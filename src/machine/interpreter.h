@@ -22,10 +22,6 @@ struct LValue {
   const VarDecl* variable = nullptr; ///< the local, when is_slot
 };
 
-/** A literal, a named constant (a template argument, a builtin constant), or a cast or sign of
- *  one: the same value whenever the expression runs (Event::constant_value). */
-bool is_source_constant(const Expr& e);
-
 class Interpreter {
 public:
   Interpreter(Machine::Impl& machine, SimThread& thread) : m(machine), t(thread) {}
@@ -64,8 +60,7 @@ private:
   LValue lvalue(const Expr& e);
   /** Reads `lv` for the expression `site` (which names the read for spin recognition). */
   Word read(const LValue& lv, const Expr& site);
-  /** `constant`: the value is a constant of the source (Event::constant_value). */
-  void write(const LValue& lv, Word value, SourceRange range, bool constant = false);
+  void write(const LValue& lv, Word value, SourceRange range);
   Word eval_unary(const Unary& e);
   Word eval_binary(const Binary& e);
   Word eval_assign(const Assign& e);
@@ -104,7 +99,7 @@ private:
   /** A stackless thread's accesses: perform the access, or stop before its event (false), or,
    *  resumed at the event, perform it. */
   bool load_or_stop(Word pointer, const Type& type, SourceRange range, bool checked, Word& value);
-  bool store_or_stop(Word pointer, const Type& type, Word value, SourceRange range, bool constant, bool checked);
+  bool store_or_stop(Word pointer, const Type& type, Word value, SourceRange range, bool checked);
   bool store_or_stop(const Instr& instr, Word pointer, Word value);
   /** An atomic builtin's `call` with arguments `args`: as load_or_stop; its old value. */
   bool atomic_or_stop(const Call& call, std::span<const Word> args, Word& old);

@@ -232,13 +232,15 @@ const ExecutionResult& Machine::Impl::run(MemoryModel& the_model, ChoiceSource& 
     }
     if (events >= options.max_steps) {
       status = ExecutionStatus::StepLimit;
+      // A limit, not a verdict on the kernel: a long finite loop ends here as surely as an
+      // endless one (livelocks are recognised where a state repeats: check_local_loop).
       message = default_step_limit
                     ? fmt::format("stopped after {} events, the default step limit ({} per thread of the launch, "
-                                  "at least {}): a thread may be spinning forever; if the kernel needs more, "
-                                  "raise --max-steps",
+                                  "at least {}): the execution needs more events or never ends; raise --max-steps "
+                                  "to let it run further",
                                   options.max_steps, MachineOptions::kStepsPerThread, MachineOptions::kMinSteps)
-                    : fmt::format("stopped after {} events, the --max-steps limit: a thread may be spinning "
-                                  "forever; if the kernel needs more, raise --max-steps",
+                    : fmt::format("stopped after {} events, the --max-steps limit: the execution needs more events "
+                                  "or never ends; raise --max-steps to let it run further",
                                   options.max_steps);
       break;
     }
@@ -299,7 +301,8 @@ const ExecutionResult& Machine::Impl::run(MemoryModel& the_model, ChoiceSource& 
   if (execution_fault) {
     status = execution_fault->status;
     message = execution_fault->message;
-    if (status == ExecutionStatus::RuntimeError) {
+    // Where it happened: for a runtime error, and for the loop a livelock repeats.
+    if (status == ExecutionStatus::RuntimeError || status == ExecutionStatus::Livelock) {
       RuntimeErrorReport report;
       report.diagnostic = Diagnostic{Severity::Error, execution_fault->range,
                                      fmt::format("{} in thread {}", execution_fault->message,
@@ -490,13 +493,14 @@ void Machine::Impl::check_local_loop(SimThread& thread, SourceRange range) {
     } else if (thread.loop_state.range == range && same_private_state(thread, thread.loop_state)) {
       fault(thread, range,
             "a loop that cannot end: it repeats the same local state without touching shared or global memory",
-            ExecutionStatus::StepLimit);
+            ExecutionStatus::Livelock);
     }
   }
   if (thread.local_steps > options.max_local_steps)
     fault(thread, range,
-          fmt::format("ran {} statements without touching shared or global memory (an infinite "
-                      "loop?)", options.max_local_steps),
+          fmt::format("stopped after {} statements of one thread without touching shared or global memory, "
+                      "the statement limit: the loop needs more or never ends",
+                      options.max_local_steps),
           ExecutionStatus::StepLimit);
 }
 

@@ -575,8 +575,7 @@ struct Machine::Impl final : FootprintSink {
   // memory_access.cpp
   /** The AST walker's accesses (the bytecode inlines load_memory and store_memory instead). */
   Word load(SimThread& thread, Word pointer, const Type& type, SourceRange range);
-  void store(SimThread& thread, Word pointer, const Type& type, Word value, SourceRange range,
-             bool constant_value = false);
+  void store(SimThread& thread, Word pointer, const Type& type, Word value, SourceRange range);
   /** Whether an access of `type` through the constant `pointer` passes every check load and
    *  store make, whichever thread makes it: a memory object's element, aligned, of its size. */
   bool address_always_valid(Word pointer, const Type& type) const;

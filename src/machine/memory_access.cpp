@@ -110,7 +110,6 @@ Event& access_event(Machine::Impl& m, EventKind kind, const SimThread& t, Source
   e.scope = Scope::Device; // Event's defaults
   e.atomic_op = AtomicOp::Add;
   e.commuting_kind = 0;
-  e.constant_value = false;
   e.location_name.clear();
   e.text.clear();
   if (m.observer_wants_text) {
@@ -128,9 +127,8 @@ Word Machine::Impl::load(SimThread& thread, Word pointer, const Type& type, Sour
   return load_memory(*this, thread, pointer, type, range, false);
 }
 
-void Machine::Impl::store(SimThread& thread, Word pointer, const Type& type, Word value, SourceRange range,
-                          bool constant_value) {
-  store_memory(*this, thread, pointer, type, value, range, constant_value, false);
+void Machine::Impl::store(SimThread& thread, Word pointer, const Type& type, Word value, SourceRange range) {
+  store_memory(*this, thread, pointer, type, value, range, false);
 }
 
 Word Machine::Impl::atomic(SimThread& thread, Word pointer, const AtomicUpdate& update, Scope scope,

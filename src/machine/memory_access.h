@@ -85,15 +85,13 @@ Event& access_event(Machine::Impl& m, EventKind kind, const SimThread& t, Source
 
 /** A store's visible event once the thread is scheduled. */
 [[gnu::always_inline]] inline void perform_store(Machine::Impl& m, SimThread& thread, const ResolvedAccess& a,
-                                                 const Type& type, Word raw, SourceRange range, bool constant_value) {
+                                                 const Type& type, Word raw, SourceRange range) {
   const AccessMode mode = mode_of(type, a.object);
   m.model->store(thread.ref, a.location, raw, mode);
   thread.last_changed_memory = true;
   if (m.observing()) {
     m.touch(ObjectId{ObjectKind::Accesses, 0, a.location.key()}, true);
-    Event& e = access_event(m, EventKind::Store, thread, range, a, raw, mode);
-    e.constant_value = constant_value;
-    m.emit_event(e);
+    m.emit_event(access_event(m, EventKind::Store, thread, range, a, raw, mode));
   }
 }
 
@@ -113,13 +111,12 @@ Event& access_event(Machine::Impl& m, EventKind kind, const SimThread& t, Source
 }
 
 [[gnu::always_inline]] inline void store_memory(Machine::Impl& m, SimThread& thread, Word pointer, const Type& type,
-                                                Word value, SourceRange range, bool constant_value,
-                                                bool address_checked) {
+                                                Word value, SourceRange range, bool address_checked) {
   const ResolvedAccess a = resolve_access(m, thread, pointer, type, EventKind::Store, range, address_checked);
   const Word raw = reinterpret_word(value, type, a.element_type);
   if (store_without_event(m, thread, a, raw, range)) return;
   m.before_visible_event(thread, EventKind::Store, range);
-  perform_store(m, thread, a, type, raw, range, constant_value);
+  perform_store(m, thread, a, type, raw, range);
 }
 
 } // namespace fencelab

@@ -1,6 +1,8 @@
 // Machine-readable reports (--json). The schema is documented in docs/json.md and versioned
 // by the "schema" field; change it only compatibly, or bump the version.
 #include "fencelab/report/report.h"
+
+#include "fencelab/explore/search_verdict.h"
 #include "fencelab/support/json.h"
 
 namespace fencelab {
@@ -142,6 +144,17 @@ void print_exploration_json(std::ostream& out, const Program& program, const Exp
     for (const ReportCount& r : result.reports) write_report(json, program, r);
     json.end_array();
   }
+  // What the exit code follows (README "Exit codes"), as the text report's `result:` line.
+  const SearchVerdict verdict = judge_search(program, result, expectations);
+  json.key("result").begin_object();
+  json.key("verdict").value(verdict.name());
+  json.key("findings").begin_array();
+  for (const std::string& finding : verdict.findings) json.value(finding);
+  json.end_array();
+  json.key("inconclusive").begin_array();
+  for (const std::string& gap : verdict.inconclusive) json.value(gap);
+  json.end_array();
+  json.end_object();
   if (options.stats) {
     const RunStats s = RunStats::of(result);
     json.key("stats").begin_object();

@@ -20,9 +20,10 @@ import xml.etree.ElementTree as ElementTree
 SVG = "{http://www.w3.org/2000/svg}"
 
 
-def run(binary, arguments, expect=0):
+def run(binary, arguments, expect=(0,)):
+    """Runs fencelab; `expect`: the exit codes that count as success (README "Exit codes")."""
     result = subprocess.run([binary] + arguments, capture_output=True, text=True, timeout=600)
-    if result.returncode != expect:
+    if result.returncode not in expect:
         raise AssertionError(f"{' '.join(arguments)}: exit {result.returncode}, expected {expect}\n"
                              f"{result.stdout[-2000:]}{result.stderr[-2000:]}")
     return result
@@ -99,7 +100,8 @@ def main():
                 check_svg(stem + "-graph.svg")
                 run(binary, ["draw", kernel, "--timeline", "-o", stem + "-timeline.svg"])
                 check_svg(stem + "-timeline.svg")
-                run(binary, ["report", kernel, "-o", stem + ".html"])
+                # 1: a search of the report was cut short (inconclusive); the page is written all the same.
+                run(binary, ["report", kernel, "-o", stem + ".html"], expect=(0, 1))
                 check_report(stem + ".html")
                 checked += 1
             except (AssertionError, ElementTree.ParseError, subprocess.TimeoutExpired) as error:
@@ -128,7 +130,7 @@ def main():
             check_svg(os.path.join(explained, name))
         checked_dir = os.path.join(output, "check-svg")
         barrier = os.path.join(source, "kernels", "barriers", "incorrect_barrier_example.cu")
-        run(binary, ["check", barrier, "--svg", checked_dir], expect=1)
+        run(binary, ["check", barrier, "--svg", checked_dir])  # its divergence is announced: exit 0
         pictures = [n for n in os.listdir(checked_dir) if n.endswith("-timeline.svg")]
         if not pictures:
             raise AssertionError("check --svg wrote no timeline")
@@ -146,7 +148,7 @@ def main():
     for arguments in (["draw", kernel, "gpu:zz!"], ["draw", kernel, "--graph", "--timeline"],
                       ["draw", kernel, "--no-such-flag"], ["report", kernel], ["draw", kernel, "sc:0999999"]):
         try:
-            result = run(binary, arguments, expect=2)
+            result = run(binary, arguments, expect=(2,))
             if not result.stderr.strip():
                 failures.append(f"{' '.join(arguments)}: exit 2 but no message")
         except AssertionError as error:

@@ -8,11 +8,20 @@
 #include "fencelab/machine/machine.h"
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace fencelab {
 
 class RaceDetector;
+
+/** The report kind of a runtime error the Machine found (an out-of-bounds access is
+ *  `out-of-bounds`; a division by zero, a null pointer and the like are `runtime-error`). */
+DiagnosticKind diagnostic_kind_of(RuntimeErrorKind kind);
+/** The report kind of an execution that ended with `status` (`error`: its runtime error, if
+ *  any): deadlock, livelock or the runtime error's; nullopt for a completed execution and one
+ *  stopped at a limit (that is no finding). */
+std::optional<DiagnosticKind> execution_error_kind(ExecutionStatus status, const std::optional<RuntimeErrorReport>& error);
 
 /** How the checkers work inside; the defaults are what `check` uses. */
 struct CheckerOptions {

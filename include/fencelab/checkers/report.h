@@ -22,7 +22,8 @@ const char* diagnostic_kind_name(DiagnosticKind kind);
 Severity diagnostic_kind_severity(DiagnosticKind kind);
 /** Looks a kind up by its name ("data-race"); nullopt when there is none. */
 std::optional<DiagnosticKind> find_diagnostic_kind(std::string_view name);
-/** Every kind's name, comma-separated, for messages about an unknown one. */
+/** The name of every kind an `//@ expect ... diagnostic` may name (all but step-limit),
+ *  comma-separated, for messages about an unknown one. */
 std::string diagnostic_kind_names();
 
 /** One place a report points at: an access or a waiting point, and who was there. */

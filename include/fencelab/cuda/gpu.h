@@ -57,8 +57,10 @@ GpuResult probe_gpu();
 /** Compiles, sets up the harness, launches and histograms. Never throws for GPU trouble. */
 GpuResult run_on_gpu(const Program& program, const GpuOptions& options);
 
-/** Exit code and one-line explanation for a failed status (2 for setup problems, 1 for
- *  faults and hangs). */
+/** The exit code of a GPU run that ended with `status` (README.md, "Exit codes"): 0 when it
+ *  ran; 1 when the kernel faulted or hung; 2 for a kernel the backend cannot run; 3 when NVRTC
+ *  rejected the generated source or the driver failed later; 4 when the GPU is unavailable here
+ *  (built without the backend, no driver, no device, no NVRTC). */
 int gpu_status_exit_code(GpuStatus status);
 
 } // namespace fencelab::cuda

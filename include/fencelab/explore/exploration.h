@@ -20,7 +20,7 @@ struct OutcomeCount {
   Outcome outcome;
   uint64_t executions = 0;
   ReplayToken witness;
-  std::optional<RuntimeErrorReport> error; ///< for runtime-error outcomes: the first report
+  std::optional<RuntimeErrorReport> error; ///< for runtime-error and livelock outcomes: the first report's
 };
 
 /** One distinct checker report: how many executions showed it, and the first (its witness). */

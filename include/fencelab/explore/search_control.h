@@ -48,6 +48,11 @@ private:
   std::string m_interrupted_because;
 };
 
+/** Whether Ctrl-C (SIGINT) stopped a search of this process: the command then exits 130, as
+ *  shells and make expect of a program interrupted so (README "Exit codes"). SIGTERM stops a
+ *  search too, but leaves it merely cut short. */
+bool interrupted_by_sigint();
+
 class SearchControl {
 public:
   struct Options {

@@ -52,7 +52,6 @@ struct Event {
   Scope scope = Scope::Device; ///< Fence, Atomic
   AtomicOp atomic_op = AtomicOp::Add;
   uint32_t commuting_kind = 0; ///< Atomic: AtomicUpdate::commuting_kind
-  bool constant_value = false; ///< Store: the value is a constant of the source (`flag = 1;`)
   std::string text;      ///< Print: output; ModelStep/Load: the model's explanation; Error: message;
                          ///< Warp: the operation and the values exchanged, lane by lane
   uint32_t warp_mask = 0; ///< Warp: the lanes that performed it together (the active mask)

@@ -118,7 +118,7 @@ struct BlockedThread {
 struct ExecutionResult {
   Outcome outcome;
   uint64_t events = 0;                     ///< visible events performed
-  std::optional<RuntimeErrorReport> error; ///< when outcome.status is RuntimeError
+  std::optional<RuntimeErrorReport> error; ///< when outcome.status is RuntimeError or Livelock: where
   std::vector<std::string> output;         ///< printf output, in the order performed
   /** Findings that did not stop the execution, in the order found (severity Warning): a
    *  shuffle that read a lane outside its mask (an undefined value, chosen as a ChoiceKind::Value

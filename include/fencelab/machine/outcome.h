@@ -13,8 +13,9 @@ namespace fencelab {
 #define FENCELAB_EXECUTION_STATUSES(X)                                                             \
   X(Completed, "completed")                                                                        \
   X(Deadlock, "deadlock")          /* no thread can progress: barriers, endless spinning */        \
-  X(StepLimit, "step limit")       /* the execution ran past --max-steps events */                 \
-  X(RuntimeError, "runtime error") /* out of bounds, division by zero, ... */
+  X(StepLimit, "step limit")       /* stopped by a limit: --max-steps, --max-barrier-rounds, ... */ \
+  X(RuntimeError, "runtime error") /* out of bounds, division by zero, ... */                     \
+  X(Livelock, "livelock")          /* a loop that repeats its state: it can never end */
 
 enum class ExecutionStatus : uint8_t {
 #define X(name, spelling) name,
