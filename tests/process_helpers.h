@@ -90,6 +90,15 @@ inline std::vector<char*> argv_of(std::vector<std::string>& arguments) {
   return argv;
 }
 
+/** Everything `fd` gives until its end. */
+inline std::string read_all(int fd) {
+  std::string out;
+  char buffer[4096];
+  ssize_t n;
+  while ((n = ::read(fd, buffer, sizeof buffer)) > 0) out.append(buffer, size_t(n));
+  return out;
+}
+
 /** Runs `fencelab ARGUMENTS...` (stdout and stderr into one pipe; no shell), sends it `signal`
  *  after `delay_seconds` unless it has ended by then, and waits for it to end. */
 inline SignalledResult run_fencelab_signalled(const std::vector<std::string>& arguments, int signal,
