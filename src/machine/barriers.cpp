@@ -48,7 +48,7 @@ void Machine::Impl::release_barrier(ResidentBlock& block, bool scheduled) {
   // The release is a step of its own for the reduction, by the block's barrier: attributed to
   // whichever arrival came last, it would make every arrival order look different. One that
   // drains nothing follows the last arrival at once (a scheduled one is the step chosen).
-  if (recording_footprints && !scheduled) choices->at_once_step(ObjectId::barrier(block_slot));
+  if (recording_footprints && !scheduled) announce_at_once_step(ObjectId::barrier(block_slot));
   model->barrier(participants);
   // After the model's drains: the participants run on only once their buffers are empty, and
   // the reduction orders what they do next after those drains (dpor.cpp, collect_events).

@@ -160,6 +160,7 @@ const ExecutionResult& Machine::Impl::run(MemoryModel& the_model, ChoiceSource& 
   warp_runtime = WarpRuntime{};
   block_work.clear();
   due_releases.clear();
+  step_number = 0;
   barrier_rounds = 0;
   next_block = 0;
   output.clear();
@@ -390,6 +391,12 @@ void Machine::Impl::announce_schedule_point(uint32_t model_steps) {
   for (const DueRelease& release : due_releases) option_actors.push_back(release.actor);
   for (uint32_t slot : ready) option_actors.push_back(ObjectId::thread(slot));
   choices->schedule_point(option_actors);
+  ++step_number;
+}
+
+void Machine::Impl::announce_at_once_step(const ActorId& actor) {
+  choices->at_once_step(actor);
+  ++step_number;
 }
 
 bool Machine::Impl::any_block_active() const {

@@ -437,6 +437,14 @@ struct Machine::Impl final : FootprintSink {
   /** Names the options of the scheduling point about to be decided (model steps, due
    *  releases, then units). */
   void announce_schedule_point(uint32_t model_steps);
+  /** A step of `actor` that follows the current one at once (ChoiceSource::at_once_step). */
+  void announce_at_once_step(const ActorId& actor);
+  /** While footprints are recorded: the steps announced so far in this execution, so that a
+   *  warp operation can tell whether its lanes arrived in the current step. */
+  uint64_t step_number = 0;
+  /** By thread slot, while footprints are recorded: the step_number in which the lane arrived
+   *  at its warp operation (warp_lane_arrived). */
+  std::vector<uint64_t> warp_arrival_step;
   std::string deadlock_message() const;
   /** The threads that cannot progress, and what each waits for (sorted by thread). */
   bool spins_at_grid_barrier(const SimThread& thread) const;

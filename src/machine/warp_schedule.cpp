@@ -115,14 +115,21 @@ void complete(Machine::Impl& m, const std::vector<uint32_t>& slots, bool schedul
       return;
     }
   }
-  // The completion is a step of its own for the reduction, by the warp's barrier of this mask,
-  // as a block barrier's release is (at once here; a scheduled one is the step chosen).
-  // Attributed to the lane that arrived last, its touches (every lane's control, a
-  // __syncwarp's drains and views) would order that lane's own event after whatever enabled
-  // the other lanes (a barrier release before it), and that event's races would be lost
-  // (reference soak, seed 5,017,211: an exchange before a __syncwarp whose other lane a
-  // release let through). It follows every lane's arrival.
-  if (m.recording_footprints && !scheduled) m.choices->at_once_step(actor);
+  // Where a lane arrived in an earlier step, the completion is a step of its own for the
+  // reduction, by the warp's barrier of this mask, as a block barrier's release is (at once
+  // here; a scheduled one is the step chosen). Attributed to the lane that arrived last, its
+  // touches (the other lanes' control, a __syncwarp's views) would order that lane's own event
+  // after whatever had enabled them (a barrier release before it), and that event's races
+  // would be lost (reference soak, seed 5,017,211: an exchange before a __syncwarp whose other
+  // lane a release let through). Where every lane arrived in this step, the step has run each
+  // of them already, so the completion orders it after nothing more, and stays in it: a grid of
+  // blocks whose lanes all meet at their first event needs no step per warp.
+  if (m.recording_footprints && !scheduled) {
+    const bool earlier = std::any_of(slots.begin(), slots.end(), [&m](uint32_t slot) {
+      return slot >= m.warp_arrival_step.size() || m.warp_arrival_step[slot] != m.step_number;
+    });
+    if (earlier) m.announce_at_once_step(actor);
+  }
   for (uint32_t slot : slots) m.touch(ObjectId::arrival(slot), false);
   ++m.events;
   Event e;
@@ -301,6 +308,10 @@ Word perform_warp_builtin(Machine::Impl& m, SimThread& t, const Call& call, std:
 
 void warp_lane_arrived(Machine::Impl& m, SimThread& t) {
   m.touch(ObjectId::arrival(t.ref.slot.value), true); // the completion reads it (complete)
+  if (m.recording_footprints) {
+    if (m.warp_arrival_step.size() <= t.ref.slot.value) m.warp_arrival_step.resize(t.ref.slot.value + 1);
+    m.warp_arrival_step[t.ref.slot.value] = m.step_number;
+  }
   const uint32_t mask = t.warp.mask;
   std::vector<uint32_t> slots;
   for (uint32_t l = 0; l < kWarpSize; ++l) {
