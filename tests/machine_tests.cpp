@@ -401,3 +401,30 @@ TEST_CASE("a kernel recursing past its stack gets a runtime error, not a crash",
   CHECK(r.output.find("recursion too deep") != std::string::npos);
   CHECK(r.output.find("raise --stack-size") != std::string::npos);
 }
+
+TEST_CASE("a search gives its fiber stacks back, and the next search on the Machine runs on new ones",
+          "[machine][residency]") {
+  // Under Boost.Context's ucontext implementation (the sanitized builds) a fiber that ends is
+  // handed back to its resumer and keeps its stack until that handle is dropped; the stacks
+  // were unmapped under it, and the next search's first thread unwound a record that was no
+  // longer there (CI, ASan: "invalid vptr" in fiber::resume, then exit from __start_context).
+  MachineOptions fibers;
+  fibers.engine = Engine::BytecodeOnFibers;
+  Kernel k = kernel_from_text(R"(
+//@ launch grid=1 block=4
+//@ observe x
+__device__ int x = 0;
+__global__ void k() { atomicAdd(&x, 1); __syncwarp(0xfu); }
+)",
+                              fibers);
+  REQUIRE_FALSE(k.machine->runs_stackless());
+  auto model = create_model("tso");
+  const ExplorationResult random = explore_random(*k.machine, *model, RandomOptions{8, 1});
+  CHECK(k.machine->fiber_stacks_mapped() == 0);
+  const ExplorationResult exhaustive = explore_exhaustive(*k.machine, *model, ExhaustiveOptions{1000});
+  CHECK(k.machine->fiber_stacks_mapped() == 0);
+  REQUIRE(random.outcomes.size() == 1);
+  REQUIRE(exhaustive.outcomes.size() == 1);
+  CHECK(exhaustive.outcomes.front().outcome.to_string(k.program()) == "x=4");
+  CHECK(random.outcomes.front().outcome.to_string(k.program()) == "x=4");
+}

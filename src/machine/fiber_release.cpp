@@ -11,7 +11,12 @@ namespace fencelab {
 
 void Machine::release_fiber_stacks() {
   m_impl->close_parked_fibers(); // each fiber returns its stack to the pool as it ends
-  m_impl->stacks.release_all();
+  // A stack still in use holds a fiber's activation record (Boost.Context keeps it at the
+  // stack's top): unmapping it would leave that fiber's handle pointing at nothing. None
+  // should be; if one is, the stacks stay until the Machine ends.
+  if (m_impl->stacks.stacks_in_use() == 0) m_impl->stacks.release_all();
 }
+
+size_t Machine::fiber_stacks_mapped() const { return m_impl->stacks.stacks_created(); }
 
 } // namespace fencelab

@@ -43,6 +43,9 @@ public:
 
   size_t stack_size() const { return m_stack_size; }
   size_t stacks_created() const { return m_regions.size(); }
+  /** Stacks handed out and not yet given back: a fiber (running, parked or ended but not
+   *  destroyed) still lives on each. */
+  size_t stacks_in_use() const { return m_regions.size() - m_free_tops.size(); }
 
 private:
   struct Region {

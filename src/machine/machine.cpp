@@ -531,9 +531,15 @@ Machine::Impl::~Impl() { close_parked_fibers(); }
 void Machine::Impl::close_parked_fibers() {
   // Destroying a parked fiber would unwind it by an exception (forced_unwind), thousands of
   // them for a large grid; resumed with closing_fibers set, it returns instead.
+  // The handle a resume returns is dropped at once: Boost.Context's ucontext implementation
+  // (the sanitized builds') hands back the ended fiber, which owns its stack until destroyed;
+  // fcontext hands back an empty one. Either way the slot's fiber is empty afterwards.
   closing_fibers = true;
-  for (SimThread& thread : threads)
-    if (thread.parked) thread.fiber = std::move(thread.fiber).resume();
+  for (SimThread& thread : threads) {
+    if (!thread.parked) continue;
+    ctx::fiber ended = std::move(thread.fiber).resume();
+    ended = {}; // gives its stack back to the pool (ucontext)
+  }
   closing_fibers = false;
 }
 

@@ -156,6 +156,8 @@ public:
   /** Ends the threads' parked fibers and unmaps their stacks (fiber_release.cpp); the next
    *  execution maps what it needs again. The explorers call it when a search ends. */
   void release_fiber_stacks();
+  /** Fiber stacks this Machine has mapped now (0 after release_fiber_stacks). */
+  size_t fiber_stacks_mapped() const;
 
   const Program& program() const;
   const MachineOptions& options() const;
