@@ -4,6 +4,9 @@
 // tools/update-readme runs it to rewrite the blocks). A block that differs fails here.
 #include "process_helpers.h"
 
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -88,4 +91,42 @@ TEST_CASE("every README example output is what the program prints (tools/update-
     CHECK(run.exit_code >= 0);
     CHECK(run.output == example.expected);
   }
+}
+
+TEST_CASE("the README stays under 400 lines and names only options that exist", "[readme]") {
+  const std::string source = FENCELAB_SOURCE_DIR;
+  const std::string readme = read_file(source + "/README.md");
+  CHECK(std::count(readme.begin(), readme.end(), '\n') < 400);
+  // What the program's help says, for the program and each command.
+  std::string help = run_process(std::string("'") + FENCELAB_BINARY + "' --help", false).output;
+  for (const char* command : {"run", "explore", "replay", "list", "explain", "check", "gpu", "compare", "draw", "report"})
+    help += run_process(std::string("'") + FENCELAB_BINARY + "' " + command + " --help", false).output;
+  // The tools' options are in their scripts; cmake's and ctest's are theirs.
+  std::string tools;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(source + "/tools"))
+    if (entry.is_regular_file()) tools += read_file(entry.path().string());
+  const std::vector<std::string> build_tools = {"--build", "--test-dir", "--output-on-failure"};
+  size_t named = 0;
+  for (size_t at = readme.find("--"); at != std::string::npos; at = readme.find("--", at + 2)) {
+    if (at + 2 >= readme.size() || !std::islower(static_cast<unsigned char>(readme[at + 2]))) continue;
+    if (at > 0 && readme[at - 1] == '-') continue; // inside "---", a table's rule
+    size_t end = at + 2;
+    while (end < readme.size() && (std::islower(static_cast<unsigned char>(readme[end])) || readme[end] == '-' ||
+                                   std::isdigit(static_cast<unsigned char>(readme[end]))))
+      ++end;
+    const std::string option = readme.substr(at, end - at);
+    ++named;
+    INFO(option);
+    const auto whole_in = [&option](const std::string& text) {
+      for (size_t found = text.find(option); found != std::string::npos; found = text.find(option, found + 1)) {
+        const size_t after = found + option.size();
+        if (after == text.size() || !(std::isalnum(static_cast<unsigned char>(text[after])) || text[after] == '-'))
+          return true;
+      }
+      return false;
+    };
+    CHECK((whole_in(help) || whole_in(tools) ||
+           std::find(build_tools.begin(), build_tools.end(), option) != build_tools.end()));
+  }
+  CHECK(named >= 10);
 }
