@@ -67,6 +67,8 @@ CLI::Validator whole_number(uint64_t min = 0);
  *  infinities are refused. */
 CLI::Validator finite_number(double min, double max, bool min_allowed = true);
 
+struct SelectedWitness;
+
 /** Options every simulating subcommand takes. */
 struct CommonOptions {
   std::string file;
@@ -75,9 +77,26 @@ struct CommonOptions {
   bool stats = false;
   MachineOptions machine;
   LaunchOptions shape;
+  /** --model and --warp as added (to tell a value given from the default; see token_matches). */
+  CLI::Option* model_option = nullptr;
+  CLI::Option* warp_option = nullptr;
 };
 
-void add_common_options(CLI::App& command, CommonOptions& options);
+/** Which of the common options a command takes: one it would accept and ignore is left out, so
+ *  CLI11 refuses it as an unknown option (exit kBadInput; issue 71, "every option does what it
+ *  says or is refused"). */
+struct CommonOptionSet {
+  bool json = true;  ///< the command has a JSON form of its report
+  bool stats = true; ///< the command prints search statistics
+  const char* model_default = "gpu"; ///< as --help states it
+};
+
+void add_common_options(CLI::App& command, CommonOptions& options, const CommonOptionSet& which = {});
+
+/** For a command that follows a token (replay, explain, draw with a token): the token names its
+ *  model and warp mode, so a --model or --warp given must agree with it; prints why not and
+ *  returns false (exit kBadInput). */
+bool token_matches_options(const CommonOptions& options, const SelectedWitness& witness, const char* command);
 
 /** `--reduction none|dpor` for the commands that explore exhaustively. */
 void add_reduction_option(CLI::App& command, Reduction& reduction);

@@ -35,13 +35,16 @@ template <class Enum> void choose_among(CLI::Option& option, const std::map<std:
 
 } // namespace
 
-void add_common_options(CLI::App& command, CommonOptions& options) {
+void add_common_options(CLI::App& command, CommonOptions& options, const CommonOptionSet& which) {
   command.add_option("file", options.file, "kernel file (.cu with //@ directives)")->required();
-  command.add_option("--model", options.models, "memory model(s): sc, tso, gpu (comma-separated; default gpu)")
-      ->delimiter(',')
-      ->allow_extra_args(false); // one argument per --model (comma-separated): never the file after it
-  command.add_flag("--json", options.json, "print JSON (schema: docs/json.md)");
-  command.add_flag("--stats", options.stats, "print executions, events, rates and peak memory");
+  options.model_option =
+      command
+          .add_option("--model", options.models,
+                      fmt::format("memory model(s): sc, tso, gpu (comma-separated; default {})", which.model_default))
+          ->delimiter(',')
+          ->allow_extra_args(false); // one argument per --model (comma-separated): never the file after it
+  if (which.json) command.add_flag("--json", options.json, "print JSON (schema: docs/json.md)");
+  if (which.stats) command.add_flag("--stats", options.stats, "print executions, events, rates and peak memory");
   command.add_option("--stack-size", options.machine.stack_size, "bytes of each simulated thread's stack")
       ->check(CLI::Range(16u * 1024, 64u * 1024 * 1024));
   command.add_option("--resident-blocks", options.machine.resident_blocks,
@@ -53,9 +56,10 @@ void add_common_options(CLI::App& command, CommonOptions& options) {
   command.add_option("--max-barrier-rounds", options.machine.max_barrier_rounds,
                      "barrier releases one execution may perform")
       ->transform(whole_number(1));
-  choose_among(*command.add_option("--warp", options.machine.warp,
+  options.warp_option = command.add_option("--warp", options.machine.warp,
                                     "warp scheduling: its (independent threads, Volta and later; default) or "
-                                    "lockstep (pre-Volta SIMT)"),
+                                           "lockstep (pre-Volta SIMT)");
+  choose_among(*options.warp_option,
                std::map<std::string, WarpMode>{{"its", WarpMode::Its}, {"lockstep", WarpMode::Lockstep}});
   choose_among(*command.add_option("--interpreter", options.machine.engine,
                                     "how threads run the kernel: bytecode (compiled once, default; stackless where "
@@ -111,6 +115,35 @@ bool resident_threads_fit(const Machine& machine) {
              machine.resident_block_limit(), per_block, resident, fiber_stack_capacity(),
              std::max<uint64_t>(1, fiber_stack_capacity() / std::max<uint64_t>(1, per_block)));
   return false;
+}
+
+bool token_matches_options(const CommonOptions& options, const SelectedWitness& witness, const char* command) {
+  const bool model_given = options.model_option != nullptr && options.model_option->count() > 0;
+  if (model_given && (options.models.size() != 1 || options.models.front() != witness.model)) {
+    fmt::print(stderr,
+               "fencelab: error: the token is of model {}, but --model says {}: {} follows the token's model "
+               "(leave --model out)\n",
+               witness.model, fmt::join(options.models, ","), command);
+    return false;
+  }
+  // The token's warp mode is set in options.machine by load_token: --warp's value is the
+  // option's own result.
+  if (options.warp_option != nullptr && options.warp_option->count() > 0) {
+    const std::string given = options.warp_option->results().front();
+    // (CLI11 keeps the transformed value, the enum's number; the name is taken too.)
+    const bool lockstep = given == "lockstep" || given == std::to_string(static_cast<int>(WarpMode::Lockstep));
+    const WarpMode asked = lockstep ? WarpMode::Lockstep : WarpMode::Its;
+    const WarpMode of_token = witness.token.model.ends_with(".lockstep") ? WarpMode::Lockstep : WarpMode::Its;
+    if (asked != of_token) {
+      const auto name = [](WarpMode mode) { return mode == WarpMode::Lockstep ? "lockstep" : "its"; };
+      fmt::print(stderr,
+                 "fencelab: error: the token is of warp mode {}, but --warp says {}: {} follows the token's mode "
+                 "(leave --warp out)\n",
+                 name(of_token), name(asked), command);
+      return false;
+    }
+  }
+  return true;
 }
 
 bool check_models(const std::vector<std::string>& models) {

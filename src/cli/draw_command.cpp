@@ -27,7 +27,34 @@ struct DrawOptions {
   uint64_t max_executions = 20'000; ///< without a token, --graph's searches stop here
   uint64_t max_trace_events = 0;    ///< 0: TraceRecorder's default
   SearchCommandOptions search;      ///< --time-limit only
+  CLI::Option* seed_option = nullptr;
+  CLI::Option* max_executions_option = nullptr;
 };
+
+/** --seed chooses the random execution of --timeline and --warps, --max-executions bounds the
+ *  search of --graph, both only without a token: given where they would do nothing, they are
+ *  refused (issue 71). Prints why and returns false. */
+bool choice_options_apply(const DrawOptions& options, PictureKind kind, bool with_token) {
+  const bool seed = options.seed_option->count() > 0;
+  const bool max_executions = options.max_executions_option->count() > 0;
+  if (with_token && (seed || max_executions)) {
+    fmt::print(stderr, "fencelab: error: {} chooses the execution to draw when no token is given; the token names it "
+                       "(leave {} out)\n",
+               seed ? "--seed" : "--max-executions", seed ? "--seed" : "--max-executions");
+    return false;
+  }
+  if (seed && kind == PictureKind::Graph) {
+    fmt::print(stderr, "fencelab: error: --seed chooses the random execution of --timeline and --warps; --graph "
+                       "draws the first weak outcome of an exhaustive search (--max-executions bounds it)\n");
+    return false;
+  }
+  if (max_executions && kind != PictureKind::Graph) {
+    fmt::print(stderr, "fencelab: error: --max-executions bounds --graph's search; --timeline and --warps draw one "
+                       "random execution (--seed chooses it)\n");
+    return false;
+  }
+  return true;
+}
 
 /** The token to draw when none was given (see the file comment); the searches stop at the
  *  session's time limit or a signal (`stopped` then says why). */
@@ -77,12 +104,14 @@ int execute(DrawOptions& options) {
     if (options.common.models.size() != 1) fmt::print(stderr, "fencelab: error: draw takes one --model\n");
     return kBadInput;
   }
+  const bool with_token = !options.token.text.empty() || !options.token.file.empty();
+  if (!choice_options_apply(options, kind, with_token)) return kBadInput;
   const auto program = load_program(options.common.file, options.common.shape);
   if (program == nullptr) return kBadInput;
   std::optional<ReplayToken> token;
-  if (!options.token.text.empty() || !options.token.file.empty()) {
+  if (with_token) {
     auto witness = load_token(options.token, options.common.machine, *program);
-    if (!witness) return kBadInput;
+    if (!witness || !token_matches_options(options.common, *witness, "draw")) return kBadInput;
     token = std::move(witness->token);
   }
   if (!resident_threads_fit(Machine(*program, options.common.machine))) return kBadInput;
@@ -138,16 +167,16 @@ int execute(DrawOptions& options) {
 void add_draw_command(CLI::App& app, int& exit_code) {
   auto options = std::make_shared<DrawOptions>();
   CLI::App* command = app.add_subcommand("draw", "draw a witness as SVG: execution graph, barrier timeline, warp lanes");
-  add_common_options(*command, options->common);
+  add_common_options(*command, options->common, CommonOptionSet{.json = false, .stats = false});
   add_token_arguments(*command, options->token, "gpu:001001 (optional: see --help)");
   command->add_flag("--graph", options->graph, "the execution graph: po, rf, co, fr, the sc cycle (default)");
   command->add_flag("--timeline", options->timeline, "the barrier timeline: a lane per thread, time across");
   command->add_flag("--warps", options->warps, "the lanes of a warp: active mask per step, divergence");
   command->add_option("-o,--output", options->output, "write the SVG to FILE (default: standard output)");
-  command->add_option("--max-executions", options->max_executions,
+  options->max_executions_option = command->add_option("--max-executions", options->max_executions,
                       "without a token, --graph explores at most this many executions per model (default 20000)")
       ->transform(whole_number(1));
-  command->add_option("--seed", options->seed, "without a token, --timeline and --warps draw a random execution from this seed")
+  options->seed_option = command->add_option("--seed", options->seed, "without a token, --timeline and --warps draw a random execution from this seed")
       ->transform(whole_number());
   add_trace_limit_option(*command, options->max_trace_events);
   add_time_limit_option(*command, options->search.time_limit);

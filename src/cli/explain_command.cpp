@@ -28,7 +28,7 @@ int execute(const ExplainOptions& options) {
   const auto program = load_program(options.common.file, options.common.shape);
   if (program == nullptr) return kBadInput;
   const auto witness = load_token(options.token, machine_options, *program);
-  if (!witness) return kBadInput;
+  if (!witness || !token_matches_options(options.common, *witness, "explain")) return kBadInput;
   Machine machine(*program, machine_options);
   if (!resident_threads_fit(machine)) return kBadInput;
   const auto model = create_model(witness->model);
@@ -71,7 +71,7 @@ int execute(const ExplainOptions& options) {
 void add_explain_command(CLI::App& app, int& exit_code) {
   auto options = std::make_shared<ExplainOptions>();
   CLI::App* command = app.add_subcommand("explain", "explain a witness in plain sentences");
-  add_common_options(*command, options->common);
+  add_common_options(*command, options->common, CommonOptionSet{.json = false, .stats = false});
   add_token_arguments(*command, options->token, "gpu:001001");
   command->add_option("--svg", options->svg_directory,
                       "also write the witness's execution graph, barrier timeline and warp lanes as SVG into DIR "

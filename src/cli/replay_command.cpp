@@ -46,7 +46,7 @@ int execute(ReplayOptions& options) {
   const auto program = load_program(options.common.file, options.common.shape);
   if (program == nullptr) return kBadInput;
   const auto witness = load_token(options.token, options.common.machine, *program);
-  if (!witness) return kBadInput;
+  if (!witness || !token_matches_options(options.common, *witness, "replay")) return kBadInput;
   Machine machine(*program, options.common.machine);
   if (!resident_threads_fit(machine)) return kBadInput;
   const auto model = create_model(witness->model);
@@ -88,12 +88,14 @@ int execute(ReplayOptions& options) {
 void add_replay_command(CLI::App& app, int& exit_code) {
   auto options = std::make_shared<ReplayOptions>();
   CLI::App* command = app.add_subcommand("replay", "reproduce the execution a witness token names");
-  add_common_options(*command, options->common);
+  add_common_options(*command, options->common, CommonOptionSet{.stats = false});
   add_token_arguments(*command, options->token, "sc:0110");
   command->add_flag("--trace", options->trace, "print the execution step by step");
-  command->add_flag("--timeline", options->timeline, "draw the barrier timeline with box characters");
+  CLI::Option* timeline =
+      command->add_flag("--timeline", options->timeline, "draw the barrier timeline with box characters");
   command->add_option("--width", options->width, "columns for --timeline (default: the terminal's)")
-      ->check(CLI::Range(20u, 1000u));
+      ->check(CLI::Range(20u, 1000u))
+      ->needs(timeline); // it does nothing without one (issue 71)
   add_trace_limit_option(*command, options->max_trace_events);
   add_time_limit_option(*command, options->search.time_limit);
   command->callback([options, &exit_code] { exit_code = execute(*options); });

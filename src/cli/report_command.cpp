@@ -122,7 +122,8 @@ int execute(const ReportCommandOptions& options) {
 void add_report_command(CLI::App& app, int& exit_code) {
   auto options = std::make_shared<ReportCommandOptions>();
   CLI::App* command = app.add_subcommand("report", "write a one-page HTML report: source, outcomes, pictures, diagnostics");
-  add_common_options(*command, options->common);
+  add_common_options(*command, options->common,
+                     CommonOptionSet{.json = false, .stats = false, .model_default = "sc,tso,gpu"});
   options->common.models = {"sc", "tso", "gpu"};
   command->add_option("-o,--output", options->output, "the HTML file to write")->required();
   command->add_option("--max-executions", options->exhaustive.max_executions, "stop each model's search after this many")

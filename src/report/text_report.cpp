@@ -89,14 +89,16 @@ void print_exploration_text(std::ostream& out, const Program& program, const Exp
 
   print_diagnostics_brief(out, program, result, "diagnostics (fencelab check shows each with its source lines):");
   print_expectations_text(out, program, expectations, "expectations:");
-  if (options.stats) {
-    const RunStats s = RunStats::of(result);
-    const double seconds = std::max(s.seconds, 1e-9);
-    fmt::print(out, "\nstats: {} executions, {} events in {:.3f} s; {:.0f} executions/s, {:.0f} events/s; "
-                    "peak memory {:.1f} MiB\n",
-               s.executions, s.events, s.seconds, double(s.executions) / seconds,
-               double(s.events) / seconds, double(s.peak_memory_bytes) / (1024.0 * 1024.0));
-  }
+  if (options.stats) print_stats_text(out, result);
+}
+
+void print_stats_text(std::ostream& out, const ExplorationResult& result) {
+  const RunStats s = RunStats::of(result);
+  const double seconds = std::max(s.seconds, 1e-9);
+  fmt::print(out, "\nstats: {} executions, {} events in {:.3f} s; {:.0f} executions/s, {:.0f} events/s; "
+                  "peak memory {:.1f} MiB\n",
+             s.executions, s.events, s.seconds, double(s.executions) / seconds, double(s.events) / seconds,
+             double(s.peak_memory_bytes) / (1024.0 * 1024.0));
 }
 
 void print_trace_text(std::ostream& out, const Program& program, const std::string& token,

@@ -79,6 +79,9 @@ void print_diagnostics_brief(std::ostream& out, const Program& program, const Ex
 
 /** The `check` report: each distinct finding once with its sites and witness, then a summary. */
 void print_check_text(std::ostream& out, const Program& program, const ExplorationResult& result);
+/** The `stats:` line of --stats in a text report, after a blank line: executions, events,
+ *  seconds, rates and peak memory. */
+void print_stats_text(std::ostream& out, const ExplorationResult& result);
 
 void print_trace_text(std::ostream& out, const Program& program, const std::string& token,
                       const std::vector<Event>& events, const ExecutionResult& execution);
