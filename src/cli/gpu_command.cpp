@@ -14,16 +14,22 @@ namespace fencelab::cli {
 
 void add_gpu_options(CLI::App& command, GpuCommandOptions& options) {
   command.add_option("file", options.file, "kernel file (.cu with //@ directives)")->required();
-  command.add_option("--runs", options.gpu.runs, "plain mode: launches (default 100)")->check(CLI::PositiveNumber);
+  command.add_option("--runs", options.gpu.runs, "plain mode: launches (default 100)")->transform(whole_number(1));
   command.add_flag("--litmus", options.force_litmus, "litmus mode: many shuffled instances per launch "
                                                      "(default for small grids observing scalars)");
   command.add_flag("--plain", options.force_plain, "plain mode: the kernel as written, one instance a launch");
   command.add_option("--instances", options.gpu.instances, "litmus: instances per launch (default 65536)")
       ->check(CLI::Range(1u, 4'000'000u));
-  command.add_option("--launches", options.gpu.launches, "litmus: launches (default 100)")->check(CLI::PositiveNumber);
-  command.add_option("--stress", options.gpu.stress_blocks, "litmus: extra blocks stressing memory (default 0: on an H100 stress lowered the MP and SB rates)");
+  command.add_option("--launches", options.gpu.launches, "litmus: launches (default 100)")
+      ->transform(whole_number(1))
+      ->check(CLI::Range(1u, 4'294'967'295u));
+  command.add_option("--stress", options.gpu.stress_blocks, "litmus: extra blocks stressing memory (default 0: on an H100 stress lowered the MP and SB rates)")
+      ->transform(whole_number())
+      ->check(CLI::Range(0u, 4'294'967'295u));
   command.add_option("--sync-spins", options.gpu.sync_spins,
-                     "litmus: spins of the start barrier that lines up an instance's threads (0: none)");
+                     "litmus: spins of the start barrier that lines up an instance's threads (0: none)")
+      ->transform(whole_number())
+      ->check(CLI::Range(0u, 4'294'967'295u));
   command.add_option("--seed", options.gpu.seed, "litmus: seed of the placement and assignment shuffles")
       ->transform(whole_number());
   command.add_option("--watchdog", options.gpu.watchdog_seconds, "seconds a launch may run before it counts as a hang")

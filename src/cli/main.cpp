@@ -1,5 +1,6 @@
 // fencelab: a GPU memory-model simulator. See README.md for the commands.
 #include "commands.h"
+#include "suggestions.h"
 
 #include <exception>
 #include <fmt/format.h>
@@ -21,6 +22,8 @@ int main(int argc, char** argv) {
   add_compare_command(app, exit_code);
   add_draw_command(app, exit_code);
   add_report_command(app, exit_code);
+  // A misspelt command or option is named with the nearest one (suggestions.h).
+  if (const int refused = check_command_line(app, argc, argv); refused >= 0) return refused;
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -98,12 +98,14 @@ std::optional<uint32_t> included_part(const SourceFile& file, uint32_t from, std
 }
 
 bool is_cuda_or_system_header(std::string_view name) {
-  static constexpr std::array<std::string_view, 24> kKnown = {
+  // Those whose declarations the front end has built in: the CUDA runtime's, cooperative groups'
+  // (with cg::reduce), half precision, and the C limits (FLT_MAX, INT_MAX) and integer types.
+  static constexpr std::array<std::string_view, 30> kKnown = {
       "cuda.h", "cuda_runtime.h", "cuda_runtime_api.h", "device_launch_parameters.h", "device_functions.h",
       "device_atomic_functions.h", "sm_20_atomic_functions.h", "sm_60_atomic_functions.h", "cuda_fp16.h",
       "cuda_bf16.h", "cooperative_groups.h", "math_functions.h", "math_constants.h", "vector_types.h",
       "curand_kernel.h", "stdio.h", "stdlib.h", "assert.h", "math.h", "stdint.h", "cstdio", "cstdlib", "cmath",
-      "cassert"};
+      "cassert", "cooperative_groups/reduce.h", "cfloat", "float.h", "climits", "limits.h", "cstdint"};
   for (std::string_view known : kKnown)
     if (name == known) return true;
   return false;

@@ -114,13 +114,22 @@ void Preprocessor::include(const std::vector<Token>& tokens, size_t begin, size_
 void Preprocessor::report_unread(const HeaderName& header, uint32_t from) {
   const std::string name(header.name);
   if (!header.quoted) {
-    // `<name>` in no -I directory is a system or CUDA header, built in (no warning); one found
-    // there was left out by read_included_files' limits.
+    // `<name>` found in an -I directory was left out by read_included_files' limits. In none, it
+    // is a CUDA or C header fencelab builds in (no warning), or one it does not have: that is
+    // said as for a quoted name (issue 71: a missing `<x.h>` was silently ignored).
     const std::optional<std::string> path =
         resolve_include(m_source->path_of(from), name, false, m_include_directories);
-    if (path)
+    if (path) {
       m_diagnostics.warning(header.range, "cannot read the included file '" + name + "' (found in the -I directories as " +
                                               *path + "): what it declares is missing");
+      return;
+    }
+    if (is_cuda_or_system_header(name)) return;
+    m_diagnostics.warning(header.range,
+                          "cannot find the included file '" + name + "' (not a CUDA or C header fencelab has built in, " +
+                              (m_include_directories.empty() ? std::string("and no -I DIR was given to look in")
+                                                             : std::string("and in none of the -I directories")) +
+                              "): what it declares is missing");
     return;
   }
   if (is_cuda_or_system_header(name)) return;

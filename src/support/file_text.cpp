@@ -20,6 +20,13 @@ bool read_file_text(const std::string& path, std::string& text, std::string& err
       return false;
     }
   }
+  // A directory opens as an empty stream on Linux: it read as an empty kernel ("the file has no
+  // __global__ function", issue 71). It is named as what it is.
+  std::error_code directory_code;
+  if (std::filesystem::is_directory(path, directory_code)) {
+    error = "'" + path + "' is a directory, not a file (fencelab list DIR lists the kernels in a directory)";
+    return false;
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     error = "cannot open '" + path + "'";
