@@ -49,11 +49,13 @@ std::vector<GoldenReport> reports_in(const std::string& text) {
   std::istringstream lines(text);
   std::string line;
   while (std::getline(lines, line)) {
-    for (const char* severity : {"error: ", "warning: "}) {
-      if (!line.starts_with(severity) || line.back() != ']') continue;
+    // A primary line: `FILE:LINE:COL: error: MESSAGE [KIND]` (the notes under it are indented).
+    for (const char* severity : {": error: ", ": warning: "}) {
+      const size_t at = line.find(severity);
+      if (line.starts_with(" ") || at == std::string::npos || line.back() != ']') continue;
+      const size_t from = at + std::strlen(severity);
       const size_t open = line.rfind(" [");
-      out.push_back({line.substr(std::strlen(severity), open - std::strlen(severity)),
-                     line.substr(open + 2, line.size() - open - 3), ""});
+      out.push_back({line.substr(from, open - from), line.substr(open + 2, line.size() - open - 3), ""});
     }
     const size_t witness = line.find("; witness ");
     if (witness != std::string::npos && line.starts_with("  seen in ") && !out.empty())

@@ -19,9 +19,23 @@ namespace {
 
 const char* severity_name(Severity s) { return s == Severity::Error ? "error" : s == Severity::Warning ? "warning" : "note"; }
 
+/** Where a report's primary line points: its first site with a source range (the one its notes
+ *  list first), as `file:line:col`; a report without one points at the kernel file's first line.
+ *  Compilers' primary lines carry it (GCC manual, "Diagnostic Message Formatting Options"), and
+ *  editors' problem matchers read only lines that do (docs/problem-matcher.json; issue 71). */
+std::string primary_location(const Program& program, const CheckReport& r) {
+  for (const ReportSite& site : r.sites) {
+    if (site.range.end == 0) continue;
+    const LineColumn at = program.source->position(site.range.begin);
+    return fmt::format("{}:{}:{}", program.source->path_of(at.file), at.line, at.column);
+  }
+  return fmt::format("{}:1:1", program.source->path());
+}
+
 void print_report(std::ostream& out, const Program& program, const ReportCount& counted, uint64_t executions) {
   const CheckReport& r = counted.report;
-  fmt::print(out, "{}: {} [{}]\n", severity_name(diagnostic_kind_severity(r.kind)), r.message, diagnostic_kind_name(r.kind));
+  fmt::print(out, "{}: {}: {} [{}]\n", primary_location(program, r), severity_name(diagnostic_kind_severity(r.kind)),
+             r.message, diagnostic_kind_name(r.kind));
   for (const ReportSite& site : r.sites) {
     // "waits by (0,0,0)-(0,0,3)"; a site naming blocks rather than threads reads "role: blocks 2-3".
     const std::string who = site.threads.starts_with("block") ? site.role + ": " + site.threads
