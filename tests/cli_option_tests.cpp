@@ -156,6 +156,19 @@ TEST_CASE("replay --width needs --timeline, and sets its width", "[cli][options]
   CHECK(widest == 60);
 }
 
+TEST_CASE("compare refuses --emit-cuda and --witness-dir, which gpu and the searching commands honour",
+          "[cli][options]") {
+  const std::string file = kernel("fences/write_read_xy.cu");
+  const std::vector<Row> rows{
+      {"gpu --emit-cuda " + file, "__global__", false},
+      {"compare --emit-cuda " + file, "unknown option '--emit-cuda' (--emit-cuda is an option of gpu, not of compare)",
+       true},
+      {"compare --witness-dir /tmp " + file,
+       "unknown option '--witness-dir' (--witness-dir is an option of run, explore, check, not of compare)", true},
+  };
+  for (const Row& row : rows) check_row(row);
+}
+
 TEST_CASE("report --help states report's default models", "[cli][options]") {
   const ProcessResult help = run_fencelab("report --help");
   CHECK(help.exit_code == 0);

@@ -148,6 +148,11 @@ void add_compare_command(CLI::App& app, int& exit_code) {
       ->transform(whole_number(1));
   add_reduction_option(*command, options->exhaustive.reduction);
   add_search_options(*command, options->search);
+  // Options compare would accept and ignore are left out, so that they are refused (issue 71):
+  // it prints no witness tokens (--witness-dir) and always runs the kernel (`gpu --emit-cuda`
+  // prints its CUDA source).
+  command->remove_option(command->get_option("--witness-dir"));
+  command->remove_option(command->get_option("--emit-cuda"));
   command->callback([options, &exit_code] { exit_code = execute(*options); });
 }
 
