@@ -78,7 +78,7 @@ TEST_CASE("a misspelt option is named, with the nearest option or the commands t
 
 TEST_CASE("a number out of range is said plainly", "[cli][suggest]") {
   const std::string file = kernel("fences/write_read_xy.cu");
-  for (const std::string& option : {"--runs", "--launches"}) {
+  for (const std::string option : {"--runs", "--launches"}) {
     const ProcessResult zero = run_fencelab("gpu --emit-cuda " + option + " 0 " + file);
     INFO(zero.output);
     CHECK(zero.exit_code == 2);
@@ -96,7 +96,7 @@ TEST_CASE("a number out of range is said plainly", "[cli][suggest]") {
 
 TEST_CASE("a directory given as the kernel is named as a directory", "[cli][suggest]") {
   const std::string directory = std::string(FENCELAB_SOURCE_DIR) + "/kernels/fences";
-  for (const std::string& command : {"explore ", "run ", "check "}) {
+  for (const std::string command : {"explore ", "run ", "check "}) {
     const ProcessResult r = run_fencelab(command + directory);
     INFO(r.output);
     CHECK(r.exit_code == 2);

@@ -45,8 +45,8 @@ int execute(const CheckOptions& options) {
       print_exploration_json(std::cout, *program, result, expectations, ReportOptions{options.common.stats, "check"});
     } else {
       print_check_text(std::cout, *program, result);
-      if (options.common.stats) print_stats_text(std::cout, result);
       print_expectations_text(std::cout, *program, expectations, "expectations:");
+      if (options.common.stats) print_stats_text(std::cout, result); // after them, as explore's
       // Each model's report ends with its verdict (a check of several models prints several).
       print_verdicts(std::cout, {verdicts.back()}, options.common.models.size() > 1);
     }
