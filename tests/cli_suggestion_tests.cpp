@@ -25,7 +25,11 @@ TEST_CASE("edit distance counts insertions, deletions, substitutions and neighbo
   CHECK(edit_distance("--modle", "--model") == 1);
   CHECK(edit_distance("rnu", "run") == 1);
   CHECK(edit_distance("check", "chekc") == 1);
-  CHECK(edit_distance("draw", "report") == 5);
+  CHECK(edit_distance("draw", "report") == 6);
+  CHECK(edit_distance("kitten", "sitting") == 3);
+  // Optimal string alignment edits no substring twice: "ca" to "abc" is 3 (unrestricted
+  // Damerau-Levenshtein would say 2).
+  CHECK(edit_distance("ca", "abc") == 3);
   CHECK(edit_distance("", "list") == 4);
   CHECK(edit_distance("same", "same") == 0);
 }

@@ -103,6 +103,8 @@ TEST_CASE("the problem matcher reads the front end's diagnostics too", "[cli][ma
   CHECK(match[4].str() == "error");
   CHECK(match[5].str() == "use of undeclared identifier 'x'");
   CHECK(!match[6].matched);
-  CHECK(!std::regex_match(std::string("  kernels/k.cu:12:5: note: waits by (0,0,0)"), match, pattern));
-  CHECK(!std::regex_match(std::string("kernels/k.cu:12:5: note: declared here"), match, pattern));
+  const std::string indented_note = "  kernels/k.cu:12:5: note: waits by (0,0,0)";
+  const std::string note = "kernels/k.cu:12:5: note: declared here";
+  CHECK(!std::regex_match(indented_note, match, pattern));
+  CHECK(!std::regex_match(note, match, pattern));
 }
