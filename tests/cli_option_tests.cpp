@@ -171,6 +171,25 @@ TEST_CASE("replay --width needs --timeline, and sets its width", "[cli][options]
   CHECK(widest_lane(wide.output) == 48);
 }
 
+TEST_CASE("--max-trace-events only where a trace or picture is recorded", "[cli][options]") {
+  const std::string file = kernel("fences/write_read_xy.cu");
+  const std::string sc = first_witness(file, "sc");
+  const std::string limited = "only its first 2 are shown, the rest are left out (--max-trace-events 2 limits them";
+  const std::vector<Row> rows{
+      {"replay --max-trace-events 2 " + file + " " + sc, "--max-trace-events limits the events --trace and --timeline",
+       true},
+      {"check --max-trace-events 2 --model sc " + file, "--max-trace-events requires --svg", true},
+  };
+  for (const Row& row : rows) check_row(row);
+  // Honoured: the note (on stderr) says how many events the trace keeps.
+  const ProcessResult traced = run_fencelab("replay --trace --max-trace-events 2 " + file + " " + sc);
+  CHECK(traced.exit_code == 0);
+  CHECK(contains(traced.output, limited));
+  const ProcessResult explained = run_fencelab("explain --max-trace-events 2 " + file + " " + sc);
+  CHECK(explained.exit_code == 0);
+  CHECK(contains(explained.output, limited));
+}
+
 TEST_CASE("compare refuses --emit-cuda and --witness-dir, which gpu and the searching commands honour",
           "[cli][options]") {
   const std::string file = kernel("fences/write_read_xy.cu");

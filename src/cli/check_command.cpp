@@ -98,11 +98,11 @@ void add_check_command(CLI::App& app, int& exit_code) {
   add_jobs_option(*command, options->budget.jobs);
   add_reduction_option(*command, options->budget.reduction);
   add_search_options(*command, options->search);
-  command->add_option("--svg", options->svg_directory,
+  CLI::Option* svg = command->add_option("--svg", options->svg_directory,
                       "also write each finding's barrier timeline (and warp lanes) as SVG into DIR (DIR or its "
                       "parent must exist)")
       ->check(output_directory());
-  add_trace_limit_option(*command, options->max_trace_events);
+  add_trace_limit_option(*command, options->max_trace_events)->needs(svg); // it limits only --svg's pictures
   command->callback([options, &exit_code] { exit_code = execute(*options); });
 }
 

@@ -11,8 +11,8 @@
 
 namespace fencelab::cli {
 
-void add_trace_limit_option(CLI::App& command, uint64_t& max_events) {
-  command
+CLI::Option* add_trace_limit_option(CLI::App& command, uint64_t& max_events) {
+  return command
       .add_option("--max-trace-events", max_events,
                   fmt::format("events of the execution a trace or picture holds (default {}); the rest are left out",
                               TraceRecorder::kDefaultLimit))

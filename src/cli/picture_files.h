@@ -13,7 +13,7 @@ namespace fencelab::cli {
 
 /** `--max-trace-events N`: the events a trace or picture of one execution holds (0, the
  *  default: TraceRecorder::kDefaultLimit); the rest are counted and left out. */
-void add_trace_limit_option(CLI::App& command, uint64_t& max_events);
+CLI::Option* add_trace_limit_option(CLI::App& command, uint64_t& max_events);
 /** Says on stderr, when the recording hit the limit, how many events were left out and how to
  *  keep more. */
 void note_events_left_out(uint64_t left_out, uint64_t limit);

@@ -28,6 +28,7 @@ struct ReplayOptions {
   uint32_t width = 0; ///< 0: the terminal's, else $COLUMNS, else 100
   uint64_t max_trace_events = 0; ///< 0: TraceRecorder's default
   SearchCommandOptions search;   ///< --time-limit only
+  CLI::Option* trace_limit = nullptr;
 };
 
 /** The terminal's width: --width, else the terminal's (TIOCGWINSZ), else $COLUMNS, else 100. */
@@ -43,6 +44,12 @@ uint32_t terminal_width(uint32_t asked) {
 }
 
 int execute(ReplayOptions& options) {
+  // --max-trace-events limits what --trace and --timeline show; without them nothing is recorded.
+  if (options.trace_limit->count() > 0 && !options.trace && !options.timeline) {
+    fmt::print(stderr, "fencelab: error: --max-trace-events limits the events --trace and --timeline show: give one "
+                       "of them, or leave it out\n");
+    return kBadInput;
+  }
   const auto program = load_program(options.common.file, options.common.shape);
   if (program == nullptr) return kBadInput;
   const auto witness = load_token(options.token, options.common.machine, *program);
@@ -96,7 +103,7 @@ void add_replay_command(CLI::App& app, int& exit_code) {
   command->add_option("--width", options->width, "columns for --timeline (default: the terminal's)")
       ->check(CLI::Range(20u, 1000u))
       ->needs(timeline); // it does nothing without one (issue 71)
-  add_trace_limit_option(*command, options->max_trace_events);
+  options->trace_limit = add_trace_limit_option(*command, options->max_trace_events);
   add_time_limit_option(*command, options->search.time_limit);
   command->callback([options, &exit_code] { exit_code = execute(*options); });
 }
