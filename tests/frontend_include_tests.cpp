@@ -252,7 +252,7 @@ TEST_CASE("include: <name> in no -I directory is not read, even next to the incl
   dir.write("src/flag.h", "#define VALUE 5\n"); // next to the kernel only
   dir.write("inc/unrelated.h", "#define VALUE 6\n");
   const std::string kernel = dir.write("src/k.cu", "//@ launch grid=1 block=1\n//@ observe out\n"
-                                                   "#include <cstdio>\n#include <cuda_runtime.h>\n#include <flag.h>\n"
+                                                   "#include <cstdio>\n#include <cuda_runtime.h>\n#include <flag.h>\n#include <vector>\n"
                                                    "#ifndef VALUE\n#define VALUE 3\n#endif\n__device__ int out;\n"
                                                    "__global__ void k() { out = VALUE * 10 + 1; }\n");
   const std::string inc = kernel.substr(0, kernel.rfind("/src/")) + "/inc";
@@ -261,7 +261,8 @@ TEST_CASE("include: <name> in no -I directory is not read, even next to the incl
     INFO(options << "\n" << result.output);
     CHECK(result.exit_code == 0);
     CHECK(result.output.find("out=31") != std::string::npos);
-    // One warning, for <flag.h> (line 5, column 10), none for <cstdio> or <cuda_runtime.h>.
+    // One warning, for <flag.h> (line 5, column 10), none for <cstdio>, <cuda_runtime.h> or the
+    // C++ library's <vector> (host code's).
     const std::string warning = "k.cu:5:10: warning: cannot find the included file 'flag.h' (not a CUDA or C header "
                                 "fencelab has built in, " +
                                 std::string(options.empty() ? "and no -I DIR was given to look in"

@@ -125,6 +125,9 @@ void Preprocessor::report_unread(const HeaderName& header, uint32_t from) {
       return;
     }
     if (is_cuda_or_system_header(name)) return;
+    // A name without a suffix is a C++ standard library header (ISO C++ [headers]: <vector>,
+    // <algorithm>), which a file's host code uses and the kernel does not: not warned about.
+    if (name.find('.') == std::string::npos && name.find('/') == std::string::npos) return;
     m_diagnostics.warning(header.range,
                           "cannot find the included file '" + name + "' (not a CUDA or C header fencelab has built in, " +
                               (m_include_directories.empty() ? std::string("and no -I DIR was given to look in")
