@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
   add_compare_command(app, exit_code);
   add_draw_command(app, exit_code);
   add_report_command(app, exit_code);
+  add_ptx_litmus_command(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -3,6 +3,8 @@
 // strong ones must name one; fence is .sc or .acq_rel.
 #include "ptx_instruction.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 namespace fencelab::litmus {

@@ -5,6 +5,7 @@
 #include "ptx_instruction.h"
 #include "ptx_lexer.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 
 namespace fencelab::litmus {

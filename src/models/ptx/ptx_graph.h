@@ -1,0 +1,54 @@
+// The events of a PTX litmus test and the relations fixed by the program alone (po, loc,
+// same-scope, rmw, morally strong, the release and acquire patterns); the parts of a candidate
+// execution that vary (rf, co, fence-SC order, barrier grouping) are chosen in ptx_explore.cpp.
+#pragma once
+
+#include "fencelab/litmus/ptx_litmus.h"
+
+#include "relation.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace fencelab::ptx {
+
+using litmus::PtxOrder;
+using litmus::PtxScope;
+
+enum class EventKind { init, read, write, fence, barrier };
+
+struct Event {
+  EventKind kind = EventKind::init;
+  int thread = -1;       ///< -1: the initial write of a location
+  int instruction = -1;  ///< index in the thread's instructions
+  int location = -1;     ///< memory events
+  PtxOrder order = PtxOrder::weak;
+  PtxScope scope = PtxScope::none;
+};
+
+/** The events of one test, for one guess of which compare-and-swaps succeed (a failed one
+ *  reads only), and the relations the program fixes. */
+struct Graph {
+  std::vector<Event> events;
+  std::vector<std::string> locations;
+  int size = 0;
+  /** For each thread and instruction: its read event and its write event (-1: none). */
+  std::vector<std::vector<int>> read_of, write_of, other_of;
+  std::vector<int> init_write;  ///< per location
+
+  EventSet reads = 0, writes = 0, fences = 0, barriers = 0, sc_fences = 0, acq_rel_fences = 0;
+  EventSet strong_writes = 0, strong_reads = 0, release_writes = 0, acquire_reads = 0;
+  Relation po, loc, same_scope, same_cta, rmw, morally_strong;
+  Relation release_pattern, acquire_pattern;
+};
+
+/** Builds the events of `test`; `cas_succeeds[k]` says whether the k-th atom.cas (in thread
+ *  order) writes. nullopt when the test has more than kMaxEvents events. */
+std::optional<Graph> build_graph(const litmus::PtxTest& test, const std::vector<bool>& cas_succeeds);
+
+/** The number of atom.cas instructions of `test`. */
+int count_cas(const litmus::PtxTest& test);
+
+} // namespace fencelab::ptx
