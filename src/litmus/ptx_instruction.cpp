@@ -24,8 +24,15 @@ public:
     PtxInstruction instruction;
     instruction.position = head.position;
     if (head.kind != PtxTokenKind::word) fail(head, fmt::format("expected an instruction, found '{}'", head.text));
-    if (m_cell.size() >= 2 && m_cell[1].text == ":")
-      fail(head, fmt::format("unsupported: control flow (label '{}')", head.text), true);
+    // label := LABEL ':'
+    if (m_cell.size() >= 2 && m_cell[1].text == ":") {
+      instruction.kind = PtxInstructionKind::label;
+      instruction.label = head.text;
+      m_position = 2;
+      if (m_position != m_cell.size())
+        fail(m_cell[m_position], fmt::format("unexpected '{}' after the label", m_cell[m_position].text));
+      return instruction;
+    }
     m_parts = split(head.text);
     m_next = 1;
     const std::string& op = m_parts[0];
@@ -93,8 +100,23 @@ public:
       parse_barrier(instruction, head);
     } else if (op == "tld" || op == "suld" || op == "cold" || op == "sust" || op == "suatom" || op == "sured") {
       fail(head, fmt::format("unsupported: proxies ('{}' accesses a non-generic proxy)", op), true);
-    } else if (op == "beq" || op == "bne" || op == "blt" || op == "bgt" || op == "ble" || op == "bge" || op == "goto") {
-      fail(head, fmt::format("unsupported: control flow ('{}')", op), true);
+    } else if (op == "beq" || op == "bne" || op == "blt" || op == "bgt" || op == "ble" || op == "bge") {
+      // branch := ('beq' | 'bne' | ...) value ',' value ',' LABEL
+      if (m_parts.size() != 1) fail(head, fmt::format("unexpected qualifier on '{}'", op));
+      instruction.kind = PtxInstructionKind::branch;
+      instruction.comparison = op == "beq" ? PtxComparison::equal : op == "bne" ? PtxComparison::not_equal
+                               : op == "blt" ? PtxComparison::less : op == "bgt" ? PtxComparison::greater
+                               : op == "ble" ? PtxComparison::less_equal : PtxComparison::greater_equal;
+      instruction.operands.push_back(parse_value());
+      comma();
+      instruction.operands.push_back(parse_value());
+      comma();
+      instruction.label = parse_location();
+    } else if (op == "goto") {
+      // jump := 'goto' LABEL
+      if (m_parts.size() != 1) fail(head, "unexpected qualifier on 'goto'");
+      instruction.kind = PtxInstructionKind::jump;
+      instruction.label = parse_location();
     } else {
       fail(head, fmt::format("unsupported: instruction '{}'", head.text), true);
     }

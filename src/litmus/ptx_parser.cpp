@@ -73,9 +73,13 @@ private:
     int64_t value = std::stoll(token.text);
     return negative ? -value : value;
   }
-  /** A thread name P<n>. */
+  /** A thread name P<n>, or herd7's short form <n> (before ':'). */
   int parse_thread_name() {
     const PtxToken& token = peek();
+    if (token.kind == PtxTokenKind::number && token.text.size() <= 3 && peek(1).text == ":") {
+      take();
+      return std::stoi(token.text);
+    }
     if (token.kind != PtxTokenKind::word || token.text.size() < 2 || token.text[0] != 'P' ||
         token.text.find_first_not_of("0123456789", 1) != std::string::npos || token.text.size() > 4)
       fail(token, fmt::format("expected a thread name P0, P1, ..., found {}", describe(token)));
@@ -100,7 +104,7 @@ private:
         continue;
       }
       const PtxToken& first = peek();
-      if (first.kind == PtxTokenKind::word && peek(1).text == ":") {
+      if ((first.kind == PtxTokenKind::word || first.kind == PtxTokenKind::number) && peek(1).text == ":") {
         int thread = parse_thread_name();
         m_register_threads.emplace_back(first.position, thread);
         expect(":");
@@ -185,6 +189,16 @@ private:
           break;
         }
         take();  // '|'
+      }
+    }
+    // Every branch names a label of its own thread.
+    for (const auto& thread : test.threads) {
+      for (const auto& instruction : thread.instructions) {
+        if (instruction.kind != PtxInstructionKind::branch && instruction.kind != PtxInstructionKind::jump) continue;
+        bool found = false;
+        for (const auto& other : thread.instructions)
+          found = found || (other.kind == PtxInstructionKind::label && other.label == instruction.label);
+        if (!found) fail_at(instruction.position, fmt::format("no label '{}' in this thread", instruction.label));
       }
     }
   }
@@ -281,7 +295,7 @@ private:
   // term := P<n> ':' register | location | '[' location ']' | number
   PtxTerm parse_term(const PtxTest& test) {
     PtxTerm term;
-    if (peek().kind == PtxTokenKind::number || at("-")) {
+    if ((peek().kind == PtxTokenKind::number && peek(1).text != ":") || at("-")) {
       term.kind = PtxTerm::Kind::constant;
       term.constant = parse_number();
       return term;
@@ -294,7 +308,7 @@ private:
       return term;
     }
     const PtxToken& first = peek();
-    if (first.kind == PtxTokenKind::word && peek(1).text == ":") {
+    if ((first.kind == PtxTokenKind::word || first.kind == PtxTokenKind::number) && peek(1).text == ":") {
       term.kind = PtxTerm::Kind::register_value;
       term.thread = parse_thread_name();
       if (term.thread >= static_cast<int>(test.threads.size()))

@@ -42,7 +42,16 @@ enum class PtxInstructionKind {
   fence,    ///< fence.sc.SCOPE or fence.acq_rel.SCOPE
   barrier,  ///< bar.cta.sync/arrive N[, ID[, COUNT]]
   local,    ///< ld rD, VALUE (a move) or add/sub/mul/div rD, VALUE, VALUE
+  branch,   ///< beq/bne/blt/bgt/ble/bge VALUE, VALUE, LABEL
+  jump,     ///< goto LABEL
+  label,    ///< LABEL:
+  /** Not in a file: a branch on one path of the thread (ptx_paths.cpp), taken or not; the
+   *  execution is one of that path only if its operands compare as `assume_taken` says. */
+  assume,
 };
+
+/** A branch's comparison. */
+enum class PtxComparison { equal, not_equal, less, greater, less_equal, greater_equal };
 
 /** The operation of an atom/red or a local instruction. */
 enum class PtxOperation { none, add, sub, mul, div, bit_and, bit_or, bit_xor, exch, cas, move };
@@ -67,6 +76,9 @@ struct PtxInstruction {
   PtxOperand barrier_id;
   std::optional<PtxOperand> barrier_count;
   bool barrier_arrive = false;
+  PtxComparison comparison = PtxComparison::equal;  ///< branch, assume
+  std::string label;                                ///< branch, jump, label
+  bool assume_taken = false;                        ///< assume
   SourcePosition position;
 };
 

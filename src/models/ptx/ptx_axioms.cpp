@@ -52,6 +52,8 @@ bool consistent(const Graph& graph, const Candidate& candidate, bool check_sc_pe
   // po_loc with the morally strong communication edges (a cycle through pairs that are each
   // morally strong).
   if (check_sc_per_location && !((graph.po & graph.loc) | (ms & (rf | co | fr))).acyclic()) return false;
+  // Axiom "No Thin Air": values do not appear out of thin air: rf | dep is acyclic.
+  if (!(rf | graph.dependencies).acyclic()) return false;
   // Axiom "Causality": a read or write is not causally before what precedes it in
   // communication: (rf | fr) ; cause is irreflexive.
   if (!(rf | fr).then(cause).irreflexive()) return false;

@@ -13,7 +13,7 @@ struct Candidate {
   Relation barrier_sync; ///< barrier synchronization (syncbar), before restricting to one CTA
 };
 
-/** Whether the candidate satisfies every axiom (No Thin Air is checked by evaluate()).
+/** Whether the candidate satisfies every axiom.
  *  `check_sc_per_location`: also the ISA's "Sequential Consistency Per Location", which
  *  ptx-v7.5.cat leaves out (the other axioms imply it on every test measured, docs/ptx-litmus.md). */
 bool consistent(const Graph& graph, const Candidate& candidate, bool check_sc_per_location = true);

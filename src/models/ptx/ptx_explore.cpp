@@ -11,6 +11,7 @@
 
 #include "ptx_axioms.h"
 #include "ptx_graph.h"
+#include "ptx_paths.h"
 #include "ptx_values.h"
 
 #include <algorithm>
@@ -235,23 +236,21 @@ void record(PtxExploration& exploration, const litmus::PtxTest& test, const Grap
   }
 }
 
-} // namespace
-
-PtxExploration explore_ptx(const PtxTest& test, uint64_t candidate_limit) {
-  PtxExploration exploration;
-  collect_variables(test.condition, exploration.variables);
+/** The candidates of a test without branches, added to `exploration`; false (and
+ *  `exploration.refused` set) when the test is too large. */
+bool explore_straight(const PtxTest& test, PtxExploration& exploration, uint64_t candidate_limit) {
   int cas = ptx::count_cas(test);
   if (cas > 12) {
     exploration.refused = fmt::format("{} atom.cas instructions (at most 12)", cas);
-    return exploration;
+    return false;
   }
   for (uint64_t guess = 0; guess < (uint64_t{1} << cas); ++guess) {
     std::vector<bool> cas_succeeds(cas);
     for (int k = 0; k < cas; ++k) cas_succeeds[k] = (guess >> k) & 1;
     std::optional<Graph> built = ptx::build_graph(test, cas_succeeds);
     if (!built) {
-      exploration = PtxExploration{exploration.variables, {}, 0, 0, fmt::format("more than {} events", ptx::kMaxEvents)};
-      return exploration;
+      exploration.refused = fmt::format("more than {} events", ptx::kMaxEvents);
+      return false;
     }
     const Graph& graph = *built;
     std::vector<int> reads;
@@ -268,9 +267,8 @@ PtxExploration explore_ptx(const PtxTest& test, uint64_t candidate_limit) {
       int writes = 0;
       for (const auto& event : graph.events) writes += event.kind == EventKind::write && event.location == l;
       if (writes > 5) {
-        exploration = PtxExploration{exploration.variables, {}, 0, 0,
-                                     fmt::format("{} writes to '{}' (at most 5)", writes, graph.locations[l])};
-        return exploration;
+        exploration.refused = fmt::format("{} writes to '{}' (at most 5)", writes, graph.locations[l]);
+        return false;
       }
       coherence[l] = coherence_orders(graph, l);
     }
@@ -279,10 +277,9 @@ PtxExploration explore_ptx(const PtxTest& test, uint64_t candidate_limit) {
     long double space = fence_orders.size();
     for (const auto& options : sources) space *= options.size();
     for (const auto& orders : coherence) space *= orders.size();
-    if (space * (1u << cas) > static_cast<long double>(candidate_limit)) {
-      exploration = PtxExploration{exploration.variables, {}, 0, 0,
-                                   fmt::format("about {:.0f} candidate executions (limit {})", static_cast<double>(space), candidate_limit)};
-      return exploration;
+    if (space * (1u << cas) + exploration.candidates > static_cast<long double>(candidate_limit)) {
+      exploration.refused = fmt::format("more than {} candidate executions", candidate_limit);
+      return false;
     }
     std::vector<int> reads_from(graph.size, -1);
     std::vector<size_t> rf_choice(reads.size(), 0);
@@ -318,6 +315,35 @@ PtxExploration explore_ptx(const PtxTest& test, uint64_t candidate_limit) {
       while (k < rf_choice.size() && ++rf_choice[k] == sources[k].size()) rf_choice[k++] = 0;
       if (k == rf_choice.size()) break;
     }
+  }
+  return true;
+}
+
+} // namespace
+
+PtxExploration explore_ptx(const PtxTest& test, uint64_t candidate_limit) {
+  PtxExploration exploration;
+  collect_variables(test.condition, exploration.variables);
+  auto refuse = [&] {
+    exploration.outcomes.clear();
+    exploration.candidates = exploration.consistent = 0;
+    return exploration;
+  };
+  if (!ptx::has_control_flow(test)) {
+    if (!explore_straight(test, exploration, candidate_limit)) return refuse();
+    return exploration;
+  }
+  // With branches: every combination of one path per thread is a test without branches.
+  auto paths = ptx::thread_paths(test);
+  std::vector<size_t> choice(paths.size(), 0);
+  if (std::any_of(paths.begin(), paths.end(), [](const auto& p) { return p.empty(); })) return exploration;
+  while (true) {
+    PtxTest straight = test;
+    for (size_t t = 0; t < paths.size(); ++t) straight.threads[t].instructions = paths[t][choice[t]];
+    if (!explore_straight(straight, exploration, candidate_limit)) return refuse();
+    size_t t = 0;
+    while (t < choice.size() && ++choice[t] == paths[t].size()) choice[t++] = 0;
+    if (t == choice.size()) break;
   }
   return exploration;
 }

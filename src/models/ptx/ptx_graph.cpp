@@ -3,6 +3,7 @@
 #include "ptx_graph.h"
 
 #include <algorithm>
+#include <map>
 
 namespace fencelab::ptx {
 
@@ -33,6 +34,49 @@ PtxOrder read_half(PtxOrder order) {
 }
 PtxOrder write_half(PtxOrder order) {
   return order == PtxOrder::release || order == PtxOrder::acq_rel ? PtxOrder::release : PtxOrder::relaxed;
+}
+
+/** Data and control dependencies, by following each register's set of reads (its taint)
+ *  down the thread: a value computed from registers carries the union of their taints; an
+ *  RMW's write depends on its read unless it ignores the old value (exch); a branch makes every
+ *  later event of its thread depend on the reads its operands carry. */
+Relation dependencies_of(const litmus::PtxTest& test, const Graph& graph) {
+  Relation dep(graph.size);
+  for (int t = 0; t < static_cast<int>(test.threads.size()); ++t) {
+    const auto& instructions = test.threads[t].instructions;
+    std::map<std::string, EventSet> taint;
+    EventSet control = 0;
+    auto of = [&](const litmus::PtxOperand& operand) -> EventSet {
+      if (!operand.register_name) return 0;
+      auto found = taint.find(*operand.register_name);
+      return found == taint.end() ? 0 : found->second;
+    };
+    auto depend = [&](EventSet from, int event) {
+      for (int r = 0; r < graph.size; ++r)
+        if ((from >> r) & 1) dep.add(r, event);
+    };
+    for (int i = 0; i < static_cast<int>(instructions.size()); ++i) {
+      const auto& instruction = instructions[i];
+      int read = graph.read_of[t][i], write = graph.write_of[t][i], other = graph.other_of[t][i];
+      EventSet operands = 0;
+      for (const auto& operand : instruction.operands) operands |= of(operand);
+      for (int e : {read, write, other})
+        if (e >= 0) depend(control, e);
+      switch (instruction.kind) {
+      case PtxInstructionKind::load: taint[instruction.destination] = bit(read); break;
+      case PtxInstructionKind::store: depend(operands, write); break;
+      case PtxInstructionKind::atom:
+      case PtxInstructionKind::red:
+        if (write >= 0) depend(operands | (instruction.operation == PtxOperation::exch ? 0 : bit(read)), write);
+        if (!instruction.destination.empty()) taint[instruction.destination] = bit(read);
+        break;
+      case PtxInstructionKind::local: taint[instruction.destination] = operands; break;
+      case PtxInstructionKind::assume: control |= operands; break;
+      default: break;
+      }
+    }
+  }
+  return dep;
 }
 
 } // namespace
@@ -120,7 +164,11 @@ std::optional<Graph> build_graph(const litmus::PtxTest& test, const std::vector<
         event.kind = EventKind::barrier;
         graph.other_of[t][i] = add(event);
         break;
-      case PtxInstructionKind::local: break;
+      case PtxInstructionKind::local:
+      case PtxInstructionKind::branch:
+      case PtxInstructionKind::jump:
+      case PtxInstructionKind::label:
+      case PtxInstructionKind::assume: break;
       }
     }
   }
@@ -193,6 +241,7 @@ std::optional<Graph> build_graph(const litmus::PtxTest& test, const std::vector<
                           graph.po.restrict(graph.acq_rel_fences, graph.strong_writes);
   graph.acquire_pattern = po_loc.reflexive().restrict(graph.strong_reads, graph.acquire_reads) |
                           graph.po.restrict(graph.strong_reads, graph.acq_rel_fences);
+  graph.dependencies = dependencies_of(test, graph);
   return graph;
 }
 

@@ -42,6 +42,9 @@ struct Graph {
   EventSet strong_writes = 0, strong_reads = 0, release_writes = 0, acquire_reads = 0;
   Relation po, loc, same_scope, same_cta, rmw, morally_strong;
   Relation release_pattern, acquire_pattern;
+  /** dep = addr | data | ctrl: from a read to the writes whose value, and to every event after
+   *  a branch whose decision, its value flows into (through registers); no addresses here. */
+  Relation dependencies;
 };
 
 /** Builds the events of `test`; `cas_succeeds[k]` says whether the k-th atom.cas (in thread

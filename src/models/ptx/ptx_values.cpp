@@ -35,6 +35,18 @@ int64_t apply(PtxOperation operation, int64_t old_value, int64_t operand) {
   return operand;
 }
 
+bool compare(litmus::PtxComparison comparison, int64_t a, int64_t b) {
+  switch (comparison) {
+  case litmus::PtxComparison::equal: return a == b;
+  case litmus::PtxComparison::not_equal: return a != b;
+  case litmus::PtxComparison::less: return a < b;
+  case litmus::PtxComparison::greater: return a > b;
+  case litmus::PtxComparison::less_equal: return a <= b;
+  case litmus::PtxComparison::greater_equal: return a >= b;
+  }
+  return false;
+}
+
 class Evaluator {
 public:
   Evaluator(const litmus::PtxTest& test, const Graph& graph, const std::vector<int>& reads_from)
@@ -131,6 +143,14 @@ std::optional<Values> evaluate(const litmus::PtxTest& test, const Graph& graph, 
     for (int t = 0; t < static_cast<int>(test.threads.size()); ++t) {
       const auto& instructions = test.threads[t].instructions;
       for (int i = 0; i < static_cast<int>(instructions.size()); ++i) {
+        if (instructions[i].kind == PtxInstructionKind::assume) {
+          // A path's branch: taken exactly when its operands compare true (PTX ISA, "bra" with
+          // a predicate; herd7's beq/bne/... forms).
+          int64_t a = evaluator.operand(t, i, instructions[i].operands[0]);
+          int64_t b = evaluator.operand(t, i, instructions[i].operands[1]);
+          if (compare(instructions[i].comparison, a, b) != instructions[i].assume_taken) return std::nullopt;
+          continue;
+        }
         if (instructions[i].kind != PtxInstructionKind::atom || instructions[i].operation != PtxOperation::cas) continue;
         bool succeeds = evaluator.result(t, i) == evaluator.operand(t, i, instructions[i].operands[0]);
         if (succeeds != cas_succeeds.at(cas_index++)) return std::nullopt;
