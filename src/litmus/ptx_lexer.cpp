@@ -19,6 +19,7 @@ std::vector<PtxToken> lex_ptx_litmus(std::string_view text, std::vector<PtxDiagn
   std::vector<PtxToken> tokens;
   size_t i = 0;
   SourcePosition position;
+  SourcePosition after_last;  ///< just past the last token: where "the end of the file" is reported
   auto advance = [&](size_t count) {
     for (size_t k = 0; k < count && i < text.size(); ++k, ++i) {
       if (text[i] == '\n') {
@@ -57,6 +58,7 @@ std::vector<PtxToken> lex_ptx_litmus(std::string_view text, std::vector<PtxDiagn
       token.kind = PtxTokenKind::string;
       token.text = std::string(text.substr(i + 1, close - i - 1));
       advance(close + 1 - i);
+      after_last = position;
       tokens.push_back(std::move(token));
       continue;
     }
@@ -82,11 +84,12 @@ std::vector<PtxToken> lex_ptx_litmus(std::string_view text, std::vector<PtxDiagn
     }
     token.text = std::string(text.substr(i, length));
     advance(length);
+    after_last = position;
     tokens.push_back(std::move(token));
   }
   PtxToken end;
   end.kind = PtxTokenKind::end;
-  end.position = position;
+  end.position = after_last;
   tokens.push_back(end);
   return tokens;
 }
