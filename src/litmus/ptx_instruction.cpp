@@ -52,21 +52,25 @@ public:
       instruction.operands.push_back(parse_value());
       comma();
       instruction.operands.push_back(parse_value());
-    } else if (op == "ld") {
+    } else if (op == "ld" || op == "tld" || op == "suld" || op == "cold") {
       instruction.kind = PtxInstructionKind::load;
+      instruction.proxy = op == "tld" ? PtxProxy::texture : op == "suld" ? PtxProxy::surface
+                          : op == "cold" ? PtxProxy::constant : PtxProxy::generic;
       parse_order_and_scope(instruction, head, {PtxOrder::weak, PtxOrder::relaxed, PtxOrder::acquire});
       instruction.destination = parse_register();
       comma();
       instruction.location = parse_location();
-    } else if (op == "st") {
+    } else if (op == "st" || op == "sust") {
       instruction.kind = PtxInstructionKind::store;
+      instruction.proxy = op == "sust" ? PtxProxy::surface : PtxProxy::generic;
       parse_order_and_scope(instruction, head, {PtxOrder::weak, PtxOrder::relaxed, PtxOrder::release});
       instruction.location = parse_location();
       comma();
       instruction.operands.push_back(parse_value());
-    } else if (op == "atom" || op == "red") {
-      bool atom = op == "atom";
+    } else if (op == "atom" || op == "red" || op == "suatom" || op == "sured") {
+      bool atom = op == "atom" || op == "suatom";
       instruction.kind = atom ? PtxInstructionKind::atom : PtxInstructionKind::red;
+      instruction.proxy = op[0] == 's' ? PtxProxy::surface : PtxProxy::generic;
       parse_order_and_scope(instruction, head, {PtxOrder::relaxed, PtxOrder::acquire, PtxOrder::release, PtxOrder::acq_rel});
       if (instruction.scope == PtxScope::none) fail(head, fmt::format("'{}' needs a scope (.cta, .gpu or .sys)", op));
       instruction.operation = parse_operation(head, atom);
@@ -84,7 +88,23 @@ public:
       }
     } else if (op == "fence" || op == "membar") {
       instruction.kind = PtxInstructionKind::fence;
-      if (m_parts.size() >= 2 && m_parts[1] == "proxy") fail(head, "unsupported: proxy fences (fence.proxy)", true);
+      // fence.proxy.PROXY orders accesses through PROXY with the generic proxy's; fence.proxy.alias
+      // orders generic accesses to aliases of one location (PTX ISA, "membar/fence", "Proxies").
+      if (m_parts.size() >= 2 && m_parts[0] == "fence" && m_parts[1] == "proxy") {
+        if (m_parts.size() != 3) fail(head, "expected fence.proxy.alias or fence.proxy.PROXY");
+        const std::string& kind = m_parts[2];
+        if (kind == "alias") instruction.alias_fence = true;
+        else if (kind == "surface") instruction.proxy = PtxProxy::surface;
+        else if (kind == "texture") instruction.proxy = PtxProxy::texture;
+        else if (kind == "constant") instruction.proxy = PtxProxy::constant;
+        else if (kind == "generic") instruction.proxy = PtxProxy::generic;
+        else fail(head, fmt::format("unsupported: fence.proxy.{}", kind), true);
+        instruction.proxy_fence = !instruction.alias_fence;
+        instruction.order = PtxOrder::weak;
+        m_position = 1;
+        if (!at_cell_end()) fail(current(), fmt::format("unexpected '{}' after the fence", current().text));
+        return instruction;
+      }
       if (op == "membar") {
         // PTX ISA, "membar/fence": membar.{cta,gl,sys} is a fence.sc of scope cta, gpu, sys.
         instruction.order = PtxOrder::sc;
@@ -98,8 +118,6 @@ public:
       }
     } else if (op == "bar" || op == "barrier") {
       parse_barrier(instruction, head);
-    } else if (op == "tld" || op == "suld" || op == "cold" || op == "sust" || op == "suatom" || op == "sured") {
-      fail(head, fmt::format("unsupported: proxies ('{}' accesses a non-generic proxy)", op), true);
     } else if (op == "beq" || op == "bne" || op == "blt" || op == "bgt" || op == "ble" || op == "bge") {
       // branch := ('beq' | 'bne' | ...) value ',' value ',' LABEL
       if (m_parts.size() != 1) fail(head, fmt::format("unexpected qualifier on '{}'", op));

@@ -113,8 +113,30 @@ private:
         if (peek().kind == PtxTokenKind::word) fail(peek(), "unsupported: a register holding an address", true);
         test.initial_registers[{thread, reg}] = parse_number();
       } else {
+        const PtxToken& name_token = peek();
         std::string location = parse_name("a location or P<n>:register");
-        if (at("@")) fail(peek(), "unsupported: proxies (a location's proxy and aliases)", true);
+        // alias := location '@' ('generic' | 'surface' | 'texture' | 'constant') 'aliases' location
+        if (at("@")) {
+          take();
+          PtxAlias alias;
+          const PtxToken& proxy = peek();
+          if (proxy.text == "generic") alias.proxy = PtxProxy::generic;
+          else if (proxy.text == "surface") alias.proxy = PtxProxy::surface;
+          else if (proxy.text == "texture") alias.proxy = PtxProxy::texture;
+          else if (proxy.text == "constant") alias.proxy = PtxProxy::constant;
+          else fail(proxy, fmt::format("expected generic, surface, texture or constant, found {}", describe(proxy)));
+          take();
+          if (!at("aliases")) fail(peek(), fmt::format("expected 'aliases', found {}", describe(peek())));
+          take();
+          alias.target = parse_name("the aliased location");
+          if (alias.target == location) fail(name_token, fmt::format("'{}' aliases itself", location));
+          if (test.aliases.count(location) || test.initial_memory.count(location))
+            fail(name_token, fmt::format("'{}' is declared twice", location));
+          test.aliases[location] = alias;
+          if (!at("}")) expect(";");
+          continue;
+        }
+        if (test.aliases.count(location)) fail(name_token, fmt::format("'{}' is an alias; its target holds the value", location));
         expect("=");
         if (peek().kind == PtxTokenKind::word) fail(peek(), "unsupported: a location holding an address", true);
         test.initial_memory[location] = parse_number();
@@ -189,6 +211,14 @@ private:
           break;
         }
         take();  // '|'
+      }
+    }
+    // Every alias chain ends at a location that is no alias.
+    for (const auto& [name, alias] : test.aliases) {
+      std::string at_name = alias.target;
+      for (size_t steps = 0; test.aliases.count(at_name); ++steps) {
+        if (steps > test.aliases.size()) fail_at(SourcePosition{}, fmt::format("the aliases of '{}' form a cycle", name));
+        at_name = test.aliases.at(at_name).target;
       }
     }
     // Every branch names a label of its own thread.

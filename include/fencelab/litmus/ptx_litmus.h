@@ -33,6 +33,18 @@ enum class PtxOrder { weak, relaxed, acquire, release, acq_rel, sc };
 /** The scope qualifier (PTX ISA, "Scope"): none for a weak access; .cluster is refused. */
 enum class PtxScope { none, cta, gpu, sys };
 
+/** The memory proxy an access goes through (PTX ISA, "Proxies"): ld/st/atom/red the generic
+ *  one, tld the texture, suld/sust/suatom/sured the surface, cold the constant proxy. */
+enum class PtxProxy { generic, surface, texture, constant };
+
+/** A name declared `NAME @ PROXY aliases TARGET`: a virtual alias of TARGET's memory. A
+ *  generic alias is another generic address of the same physical location; a surface, texture
+ *  or constant alias is TARGET's generic address seen through that proxy. */
+struct PtxAlias {
+  PtxProxy proxy = PtxProxy::generic;
+  std::string target;
+};
+
 /** The instruction forms the reader accepts. */
 enum class PtxInstructionKind {
   load,     ///< ld.ORDER[.SCOPE] rD, LOC
@@ -76,6 +88,9 @@ struct PtxInstruction {
   PtxOperand barrier_id;
   std::optional<PtxOperand> barrier_count;
   bool barrier_arrive = false;
+  PtxProxy proxy = PtxProxy::generic;               ///< memory accesses; fence.proxy.PROXY
+  bool proxy_fence = false;                         ///< fence.proxy.PROXY
+  bool alias_fence = false;                         ///< fence.proxy.alias
   PtxComparison comparison = PtxComparison::equal;  ///< branch, assume
   std::string label;                                ///< branch, jump, label
   bool assume_taken = false;                        ///< assume
@@ -113,13 +128,14 @@ struct PtxTest {
   std::map<std::string, int64_t> initial_memory;  ///< every location, 0 unless the init block says
   /** (thread, register) -> initial value; registers not listed start at 0. */
   std::map<std::pair<int, std::string>, int64_t> initial_registers;
+  std::map<std::string, PtxAlias> aliases;  ///< the init block's `NAME @ PROXY aliases TARGET`
   std::vector<PtxThread> threads;
   PtxQuantifier quantifier = PtxQuantifier::exists;
   PtxCondition condition;
 };
 
 /** A problem in the input: "unsupported: ..." for a form fencelab knows but does not model
- *  (proxies, branches), anything else is a syntax error. */
+ *  (the .cluster scope, bar.red, registers holding addresses), anything else is a syntax error. */
 struct PtxDiagnostic {
   SourcePosition position;
   std::string message;

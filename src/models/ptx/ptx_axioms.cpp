@@ -1,8 +1,8 @@
 // The PTX ISA's memory consistency model (PTX ISA 7.5+, "Memory Consistency Model", section
 // "Axioms"; Lustig, Sahasrabuddhe, Giroux, "A Formal Analysis of the NVIDIA PTX Memory
-// Consistency Model", ASPLOS 2019), in the form of herdtools7/Dat3M's ptx-v7.5.cat restricted to
-// the generic proxy (the only one this reader accepts). Each relation is the ISA's; the names
-// follow the cat file so that the two can be read side by side.
+// Consistency Model", ASPLOS 2019), in the form of Dat3M's ptx-v7.5.cat (the mixed-proxy model
+// of NVlabs' mixedproxy). Each relation is the ISA's; the names follow the cat file so that the
+// two can be read side by side.
 #include "ptx_axioms.h"
 
 namespace fencelab::ptx {
@@ -11,6 +11,7 @@ bool consistent(const Graph& graph, const Candidate& candidate, bool check_sc_pe
   const Relation& rf = candidate.reads_from;
   const Relation& co = candidate.coherence;
   const Relation& ms = graph.morally_strong;
+  const EventSet all = ~EventSet{0};
 
   // "Coherence order" / "Communication order": fr = rf^-1 ; co (a read is before the writes
   // coherence-after the one it reads).
@@ -32,9 +33,30 @@ bool consistent(const Graph& graph, const Candidate& candidate, bool check_sc_pe
   Relation synchronizing = sync | candidate.fence_sc | (candidate.barrier_sync & graph.same_cta);
   Relation cause_base = po_reflexive.then(synchronizing.then(po_reflexive).transitive()) | graph.po;
 
-  // "Causality order": observation? ; cause_base, over operations of one location (the generic
-  // proxy's proxy-preserved base causality is vloc & cause_base).
-  Relation cause = observation.reflexive().then(cause_base & graph.loc);
+  // "Causality order": observation? ; proxy-preserved base causality, which keeps of base
+  // causality (PTX ISA, "Proxy-preserved base causality order"; ptx-v7.5.cat's nine cases):
+  //  - generic accesses of one virtual address;
+  //  - accesses of one virtual address through one proxy within one CTA;
+  //  - accesses of one virtual address with a proxy fence of the non-generic side's proxy (in
+  //    its CTA) causally between them, on either or both sides;
+  //  - generic accesses to aliases of one physical location with an alias fence causally
+  //    between them, and proxy fences as above at the ends.
+  EventSet memory = graph.reads | graph.writes;
+  Relation proxy_fence_ops = (graph.same_proxy & graph.same_cta).restrict(graph.fences, memory);
+  Relation after_fence = cause_base & proxy_fence_ops;            // cause_base & proxy-fence-ops
+  Relation before_fence = cause_base & proxy_fence_ops.inverse();  // cause_base & proxy-fence-ops^-1
+  Relation through_alias = cause_base.restrict(all, graph.alias_fences).then(cause_base);
+  Relation preserved =
+      (graph.vloc & cause_base).restrict(graph.generic, graph.generic) |
+      (graph.same_proxy & graph.same_cta & graph.vloc & cause_base).restrict(memory, memory) |
+      (graph.vloc & before_fence.then(cause_base).restrict(all, graph.generic)) |
+      (graph.vloc & cause_base.restrict(graph.generic, all).then(after_fence)) |
+      (graph.vloc & before_fence.then(cause_base).then(after_fence)) |
+      (graph.loc & through_alias.restrict(graph.generic, graph.generic)) |
+      (graph.loc & before_fence.then(through_alias).restrict(all, graph.generic)) |
+      (graph.loc & through_alias.restrict(graph.generic, all).then(after_fence)) |
+      (graph.loc & before_fence.then(through_alias).then(after_fence));
+  Relation cause = observation.reflexive().then(preserved);
 
   // Axiom "Coherence": writes of one location ordered by causality are ordered so in coherence.
   if (!((cause.restrict(graph.writes, graph.writes) & graph.loc) - co).empty()) return false;
@@ -51,7 +73,9 @@ bool consistent(const Graph& graph, const Candidate& candidate, bool check_sc_pe
   // location, communication order does not contradict program order. Checked as acyclicity of
   // po_loc with the morally strong communication edges (a cycle through pairs that are each
   // morally strong).
-  if (check_sc_per_location && !((graph.po & graph.loc) | (ms & (rf | co | fr))).acyclic()) return false;
+  if (check_sc_per_location &&
+      !((graph.po & graph.vloc).restrict(graph.generic, graph.generic) | (ms & (rf | co | fr))).acyclic())
+    return false;
   // Axiom "No Thin Air": values do not appear out of thin air: rf | dep is acyclic.
   if (!(rf | graph.dependencies).acyclic()) return false;
   // Axiom "Causality": a read or write is not causally before what precedes it in

@@ -198,7 +198,10 @@ void record(PtxExploration& exploration, const litmus::PtxTest& test, const Grap
             const Relation& coherence) {
   std::vector<std::pair<std::string, std::vector<int64_t>>> finals;
   for (const auto& name : exploration.variables) {
-    auto found = std::find(graph.locations.begin(), graph.locations.end(), name);
+    std::string physical = name;  // an alias's final value is its location's
+    for (size_t steps = 0; test.aliases.count(physical) && steps <= test.aliases.size(); ++steps)
+      physical = test.aliases.at(physical).target;
+    auto found = std::find(graph.locations.begin(), graph.locations.end(), physical);
     if (found == graph.locations.end()) continue;
     int location = static_cast<int>(found - graph.locations.begin());
     std::vector<int64_t> last;

@@ -3,6 +3,7 @@
 #include "ptx_graph.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 
 namespace fencelab::ptx {
@@ -91,13 +92,26 @@ int count_cas(const litmus::PtxTest& test) {
 
 std::optional<Graph> build_graph(const litmus::PtxTest& test, const std::vector<bool>& cas_succeeds) {
   Graph graph;
-  // Locations: the init block's, then those the threads name, in order of appearance.
-  auto location_index = [&](const std::string& name) {
-    auto found = std::find(graph.locations.begin(), graph.locations.end(), name);
-    if (found != graph.locations.end()) return static_cast<int>(found - graph.locations.begin());
-    graph.locations.push_back(name);
-    return static_cast<int>(graph.locations.size() - 1);
+  // "Proxies" / "Virtual aliases": a name's physical location is its alias chain's end; its
+  // generic address is its own for a generic alias, its target's for a surface, texture or
+  // constant one.
+  auto physical_name = [&](std::string name) {
+    while (test.aliases.count(name)) name = test.aliases.at(name).target;
+    return name;
   };
+  std::function<std::string(const std::string&)> generic_name = [&](const std::string& name) -> std::string {
+    auto found = test.aliases.find(name);
+    if (found == test.aliases.end() || found->second.proxy == litmus::PtxProxy::generic) return name;
+    return generic_name(found->second.target);
+  };
+  auto index_in = [](std::vector<std::string>& list, const std::string& name) {
+    auto found = std::find(list.begin(), list.end(), name);
+    if (found != list.end()) return static_cast<int>(found - list.begin());
+    list.push_back(name);
+    return static_cast<int>(list.size() - 1);
+  };
+  // Locations: the init block's, then those the threads name, in order of appearance.
+  auto location_index = [&](const std::string& name) { return index_in(graph.locations, physical_name(name)); };
   for (const auto& [name, value] : test.initial_memory) location_index(name);
   for (const auto& thread : test.threads)
     for (const auto& instruction : thread.instructions)
@@ -112,6 +126,7 @@ std::optional<Graph> build_graph(const litmus::PtxTest& test, const std::vector<
     Event init;
     init.kind = EventKind::init;
     init.location = l;
+    init.virtual_location = index_in(graph.virtual_locations, graph.locations[l]);
     graph.init_write.push_back(add(init));
   }
   size_t cas_index = 0;
@@ -130,7 +145,16 @@ std::optional<Graph> build_graph(const litmus::PtxTest& test, const std::vector<
       event.instruction = i;
       event.scope = instruction.scope;
       event.order = instruction.order;
-      if (!instruction.location.empty()) event.location = location_index(instruction.location);
+      if (!instruction.location.empty()) {
+        event.location = location_index(instruction.location);
+        event.virtual_location = index_in(graph.virtual_locations, generic_name(instruction.location));
+      }
+      event.proxy = static_cast<ProxyTag>(instruction.proxy);
+      if (instruction.kind == PtxInstructionKind::barrier) event.proxy = ProxyTag::none;
+      if (instruction.alias_fence) {
+        event.alias_fence = true;
+        event.proxy = ProxyTag::none;
+      }
       switch (instruction.kind) {
       case PtxInstructionKind::load:
         event.kind = EventKind::read;
@@ -174,7 +198,7 @@ std::optional<Graph> build_graph(const litmus::PtxTest& test, const std::vector<
   }
   if (graph.events.size() > static_cast<size_t>(kMaxEvents)) return std::nullopt;
   int n = graph.size = static_cast<int>(graph.events.size());
-  graph.po = graph.loc = graph.same_scope = graph.same_cta = graph.rmw = Relation(n);
+  graph.po = graph.loc = graph.vloc = graph.same_scope = graph.same_cta = graph.same_proxy = graph.rmw = Relation(n);
 
   for (int e = 0; e < n; ++e) {
     const Event& event = graph.events[e];
@@ -189,6 +213,8 @@ std::optional<Graph> build_graph(const litmus::PtxTest& test, const std::vector<
       break;
     case EventKind::barrier: graph.barriers |= bit(e); break;
     }
+    if (event.proxy == ProxyTag::generic) graph.generic |= bit(e);
+    if (event.alias_fence) graph.alias_fences |= bit(e);
     // "Operation types": strong operations are the .relaxed, .acquire, .release, .acq_rel, .sc
     // ones; the initial writes are not strong (they belong to no thread and no scope).
     if (event.kind == EventKind::write && (event.order == PtxOrder::relaxed || event.order == PtxOrder::release))
@@ -209,6 +235,8 @@ std::optional<Graph> build_graph(const litmus::PtxTest& test, const std::vector<
       // then the write).
       if (x.thread >= 0 && x.thread == y.thread && a < b) graph.po.add(a, b);
       if (x.location >= 0 && x.location == y.location) graph.loc.add(a, b);
+      if (x.virtual_location >= 0 && x.virtual_location == y.virtual_location) graph.vloc.add(a, b);
+      if (x.proxy != ProxyTag::none && x.proxy == y.proxy) graph.same_proxy.add(a, b);
       if (x.thread >= 0 && y.thread >= 0) {
         const auto& tx = test.threads[x.thread];
         const auto& ty = test.threads[y.thread];
@@ -225,18 +253,19 @@ std::optional<Graph> build_graph(const litmus::PtxTest& test, const std::vector<
   }
   // "Morally strong": two operations are morally strong relative to each other when they are
   // related in program order, or both are strong and each one's scope includes the other's
-  // thread; and, when both are memory operations, they overlap completely (one location here).
+  // thread; both go through the same proxy; and, when both are memory operations, they overlap
+  // completely (the same virtual address).
   Relation ms1 = graph.po | graph.po.inverse() | graph.same_scope.restrict(strong, strong);
-  Relation ms3 = (Relation::product(n, memory, memory) & graph.loc) |
+  Relation ms3 = (Relation::product(n, memory, memory) & graph.vloc) |
                  (Relation::product(n, ~EventSet{0}, ~EventSet{0}) - Relation::product(n, memory, memory));
-  graph.morally_strong = (ms1 & ms3) - Relation::identity_on(n, ~EventSet{0});
+  graph.morally_strong = (ms1 & graph.same_proxy & ms3) - Relation::identity_on(n, ~EventSet{0});
 
   // "Release and acquire patterns": a release pattern is a release write followed (in program
   // order, same location, or itself) by a strong write, or an acq_rel fence followed in program
   // order by a strong write; an acquire pattern mirrors it (a strong read, then an acquire read
   // of that location or itself, or a strong read, then an acq_rel fence). fence.sc is not an
   // acq_rel fence here: it synchronizes through the fence-SC order (as ptx-v7.5.cat has it).
-  Relation po_loc = graph.po & graph.loc;
+  Relation po_loc = graph.po & graph.vloc;
   graph.release_pattern = po_loc.reflexive().restrict(graph.release_writes, graph.strong_writes) |
                           graph.po.restrict(graph.acq_rel_fences, graph.strong_writes);
   graph.acquire_pattern = po_loc.reflexive().restrict(graph.strong_reads, graph.acquire_reads) |

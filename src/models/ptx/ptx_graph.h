@@ -19,8 +19,14 @@ using litmus::PtxScope;
 
 enum class EventKind { init, read, write, fence, barrier };
 
+/** Proxy tags of events (ptx-v7.5.cat's GEN/SUR/TEX/CON); `none` for alias fences and barriers. */
+enum class ProxyTag { generic, surface, texture, constant, none };
+
 struct Event {
   EventKind kind = EventKind::init;
+  ProxyTag proxy = ProxyTag::generic;
+  bool alias_fence = false;
+  int virtual_location = -1;  ///< memory events: the generic address (vloc), of `virtual_locations`
   int thread = -1;       ///< -1: the initial write of a location
   int instruction = -1;  ///< index in the thread's instructions
   int location = -1;     ///< memory events
@@ -32,7 +38,8 @@ struct Event {
  *  reads only), and the relations the program fixes. */
 struct Graph {
   std::vector<Event> events;
-  std::vector<std::string> locations;
+  std::vector<std::string> locations;          ///< physical locations (loc; rf and co are per location)
+  std::vector<std::string> virtual_locations;  ///< generic addresses (vloc)
   int size = 0;
   /** For each thread and instruction: its read event and its write event (-1: none). */
   std::vector<std::vector<int>> read_of, write_of, other_of;
@@ -40,7 +47,8 @@ struct Graph {
 
   EventSet reads = 0, writes = 0, fences = 0, barriers = 0, sc_fences = 0, acq_rel_fences = 0;
   EventSet strong_writes = 0, strong_reads = 0, release_writes = 0, acquire_reads = 0;
-  Relation po, loc, same_scope, same_cta, rmw, morally_strong;
+  EventSet generic = 0, alias_fences = 0;
+  Relation po, loc, vloc, same_scope, same_cta, same_proxy, rmw, morally_strong;
   Relation release_pattern, acquire_pattern;
   /** dep = addr | data | ctrl: from a read to the writes whose value, and to every event after
    *  a branch whose decision, its value flows into (through registers); no addresses here. */
