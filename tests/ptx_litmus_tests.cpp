@@ -167,6 +167,25 @@ TEST_CASE("PTX load buffering: allowed without dependencies, forbidden with them
   CHECK(run(lb("r0", "r1")).outcomes() == Outcomes{{0, 0}});
 }
 
+TEST_CASE("PTX proxies: a generic alias of a location is ordered after a store only through an alias fence", "[ptx]") {
+  // PTX ISA, "Proxies" / "Proxy-preserved base causality order": y is a second generic address
+  // of x's memory. Program order between the store to x and the load of y is causality only
+  // with a fence.proxy.alias between them; without it the load may still read the initial 0.
+  auto alias_test = [](const std::string& fence) {
+    return "PTX ALIAS\n{ x=0; y @ generic aliases x; }\n P0@cta 0,gpu 0 ;\n st.weak x, 42 ;\n " + fence +
+           " ;\n ld.weak r0, y ;\nforall (P0:r0 == 42)\n";
+  };
+  Run unfenced = run(alias_test(""));
+  CHECK(unfenced.outcomes() == Outcomes{{0}, {42}});
+  CHECK_FALSE(unfenced.exploration.condition_holds(PtxQuantifier::forall));
+  Run fenced = run(alias_test("fence.proxy.alias"));
+  CHECK(fenced.outcomes() == Outcomes{{42}});
+  CHECK(fenced.exploration.condition_holds(PtxQuantifier::forall));
+  // Read through x itself, the same virtual address: ordered without a fence.
+  Run same_address = run("PTX SAME\n{ x=0; }\n P0@cta 0,gpu 0 ;\n st.weak x, 42 ;\n ld.weak r0, x ;\nforall (P0:r0 == 42)\n");
+  CHECK(same_address.outcomes() == Outcomes{{42}});
+}
+
 TEST_CASE("PTX litmus reader: diagnostics name the line and column", "[ptx]") {
   auto first = [](const std::string& text) {
     PtxParseResult parsed = parse_ptx_litmus(text);
@@ -174,10 +193,15 @@ TEST_CASE("PTX litmus reader: diagnostics name the line and column", "[ptx]") {
     REQUIRE_FALSE(parsed.diagnostics.empty());
     return parsed.diagnostics.front();
   };
-  PtxDiagnostic proxy = first("PTX P\n{ x=0;\n y @ surface aliases x; }\n P0@cta 0,gpu 0 ;\n st.weak x, 1 ;\nexists (x == 1)\n");
-  CHECK(proxy.unsupported);
-  CHECK(proxy.position.line == 3);
-  CHECK(proxy.position.column == 4);
+  PtxDiagnostic cluster = first("PTX C\n{ x=0; }\n P0@cta 0,gpu 0 ;\n st.weak x, 1 ;\n  ld.relaxed.cluster r0, x ;\nexists (x == 1)\n");
+  CHECK(cluster.unsupported);
+  CHECK(cluster.message == "unsupported: the .cluster scope");
+  CHECK(cluster.position.line == 5);
+  CHECK(cluster.position.column == 3);
+  PtxDiagnostic alias = first("PTX A\n{ x=0;\n y @ surfaces aliases x; }\n P0@cta 0,gpu 0 ;\n st.weak x, 1 ;\nexists (x == 1)\n");
+  CHECK(alias.position.line == 3);
+  CHECK(alias.position.column == 6);
+  CHECK(alias.message == "expected generic, surface, texture or constant, found 'surfaces'");
   PtxDiagnostic bad_order = first("PTX B\n{ x=0; }\n P0@cta 0,gpu 0 ;\n st.acquire.gpu x, 1 ;\nexists (x == 1)\n");
   CHECK_FALSE(bad_order.unsupported);
   CHECK(bad_order.position.line == 4);
