@@ -9,8 +9,7 @@
 namespace fencelab::ptx {
 
 /** Loops are unrolled: a path runs each branch and goto at most this often. An execution that
- *  needs more (a spin loop still spinning) is not explored; docs/ptx-litmus.md says why the
- *  verdicts of spin loops do not depend on it. */
+ *  needs more (a spin loop still spinning) is not explored (docs/ptx-litmus.md). */
 inline constexpr int kBranchBound = 3;
 
 /** Every path of every thread (per thread, a list of paths); empty for a thread none of whose
