@@ -10,7 +10,8 @@
 namespace fencelab::litmus {
 
 /** Reads the tokens of one non-empty cell. On a problem it appends one diagnostic (an
- *  "unsupported: ..." one for proxies and branches) and returns an unspecified instruction. */
+ *  "unsupported: ..." one for a known form fencelab does not model) and returns an unspecified
+ *  instruction. */
 PtxInstruction parse_ptx_instruction(const std::vector<PtxToken>& cell, std::vector<PtxDiagnostic>& diagnostics);
 
 } // namespace fencelab::litmus

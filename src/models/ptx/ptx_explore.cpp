@@ -29,6 +29,7 @@ using ptx::EventSet;
 using ptx::Graph;
 using ptx::Relation;
 using ptx::Values;
+using litmus::PtxInstructionKind;
 
 std::vector<EventSet> key_of(const Relation& relation) {
   std::vector<EventSet> key(relation.size());
@@ -239,6 +240,9 @@ void record(PtxExploration& exploration, const litmus::PtxTest& test, const Grap
   }
 }
 
+/** Path combinations (one path per thread) beyond which a test with loops is refused. */
+constexpr uint64_t kMaxPathCombinations = 100'000;
+
 /** The candidates of a test without branches, added to `exploration`; false (and
  *  `exploration.refused` set) when the test is too large. */
 bool explore_straight(const PtxTest& test, PtxExploration& exploration, uint64_t candidate_limit) {
@@ -274,6 +278,15 @@ bool explore_straight(const PtxTest& test, PtxExploration& exploration, uint64_t
         return false;
       }
       coherence[l] = coherence_orders(graph, l);
+    }
+    int sc_fences = __builtin_popcountll(graph.sc_fences), counted_barriers = 0;
+    for (const auto& thread : test.threads)
+      for (const auto& instruction : thread.instructions)
+        counted_barriers += instruction.kind == PtxInstructionKind::barrier && instruction.barrier_count.has_value();
+    if (sc_fences > 8 || counted_barriers > 12) {
+      exploration.refused = sc_fences > 8 ? fmt::format("{} fence.sc (at most 8)", sc_fences)
+                                          : fmt::format("{} barriers with a thread count (at most 12)", counted_barriers);
+      return false;
     }
     std::vector<Relation> fence_orders = fence_sc_orders(graph);
     // The size of the space, before any value or consistency check.
@@ -340,6 +353,13 @@ PtxExploration explore_ptx(const PtxTest& test, uint64_t candidate_limit) {
   auto paths = ptx::thread_paths(test);
   std::vector<size_t> choice(paths.size(), 0);
   if (std::any_of(paths.begin(), paths.end(), [](const auto& p) { return p.empty(); })) return exploration;
+  long double combinations = 1;
+  for (const auto& thread : paths) combinations *= thread.size();
+  if (combinations > kMaxPathCombinations) {
+    exploration.refused = fmt::format("about {:.0f} combinations of paths (at most {})", static_cast<double>(combinations),
+                                      kMaxPathCombinations);
+    return refuse();
+  }
   while (true) {
     PtxTest straight = test;
     for (size_t t = 0; t < paths.size(); ++t) straight.threads[t].instructions = paths[t][choice[t]];
