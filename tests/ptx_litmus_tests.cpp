@@ -5,6 +5,7 @@
 #include "fencelab/litmus/ptx_litmus.h"
 #include "fencelab/litmus/ptx_model.h"
 #include "models/ptx/relation.h"
+#include "process_helpers.h"
 
 #include <catch2/catch.hpp>
 
@@ -242,4 +243,24 @@ TEST_CASE("PTX relations: sequence, inverse, closure and cycles against hand-mad
   CHECK(chain.restrict(0b0010, 0b0100).has(1, 2));
   CHECK_FALSE(chain.restrict(0b0010, 0b0100).has(0, 1));
   CHECK((chain - chain).empty());
+}
+
+TEST_CASE("fencelab ptx-litmus prints the outcomes and herd7's verdict; bad input exits 2 with file:line:col", "[ptx][cli]") {
+  using fencelab::testing::run_fencelab;
+  using fencelab::testing::write_temp_file;
+  const std::string mp = write_temp_file("ptx_mp.litmus", message_passing("st.release.gpu", "ld.acquire.gpu", 1));
+  const auto ran = run_fencelab("ptx-litmus " + mp);
+  CHECK(ran.exit_code == 0);
+  CHECK(ran.output == "Test MP\n"
+                      "States 3\n"
+                      "  P1:r1=0; P1:r2=0;\n"
+                      "  P1:r1=0; P1:r2=1;\n"
+                      "  P1:r1=1; P1:r2=1;\n"
+                      "Candidates 4, consistent 3\n"
+                      "Observation MP Never 0 3\n"
+                      "Condition exists: fails\n");
+  const std::string bad = write_temp_file("ptx_bad.litmus", "PTX B\n{ x=0; }\n P0@cta 0,gpu 0 ;\n st.acquire.gpu x, 1 ;\nexists (x == 1)\n");
+  const auto refused = run_fencelab("ptx-litmus " + bad);
+  CHECK(refused.exit_code == 2);
+  CHECK(refused.output == bad + ":4:2: error: 'st' does not take '.acquire'\n   st.acquire.gpu x, 1 ;\n   ^\n");
 }

@@ -392,7 +392,7 @@ std::string format_ptx_exploration(const PtxTest& test, const PtxExploration& ex
   out += fmt::format("States {}\n", exploration.outcomes.size());
   for (const auto& [values, satisfies] : exploration.outcomes) {
     std::string line;
-    for (size_t k = 0; k < values.size(); ++k) line += fmt::format("{}={}; ", exploration.variables[k], values[k]);
+    for (size_t k = 0; k < values.size(); ++k) line += fmt::format("{}{}={};", k ? " " : "", exploration.variables[k], values[k]);
     out += fmt::format("{}{}\n", satisfies ? "* " : "  ", line);
   }
   uint64_t positive = exploration.positive(), negative = exploration.negative();
