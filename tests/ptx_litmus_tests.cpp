@@ -245,7 +245,7 @@ TEST_CASE("PTX relations: sequence, inverse, closure and cycles against hand-mad
   CHECK((chain - chain).empty());
 }
 
-TEST_CASE("fencelab ptx-litmus prints the outcomes and herd7's verdict; bad input exits 2 with file:line:col", "[ptx][cli]") {
+TEST_CASE("fencelab ptx-litmus prints the outcomes and herd7's verdict, and bad input exits 2 with file:line:col", "[ptx][cli]") {
   using fencelab::testing::run_fencelab;
   using fencelab::testing::write_temp_file;
   const std::string mp = write_temp_file("ptx_mp.litmus", message_passing("st.release.gpu", "ld.acquire.gpu", 1));
