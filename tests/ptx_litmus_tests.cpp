@@ -140,6 +140,44 @@ TEST_CASE("PTX IRIW: readers with fence.sc.gpu agree on the order of two indepen
   CHECK(run(unfenced).outcomes().size() == 16);
 }
 
+TEST_CASE("PTX release sequence: an RMW between release and acquire passes the synchronization on", "[ptx]") {
+  // PTX ISA, "Release sequence"/"Observation": observation = (morally strong rf) | rmw, and
+  // synchronization follows a chain of observations. P2 reading the RMW's 2 (the RMW read the
+  // release's 1) or the release's 1 is synchronized with P0, so x reads 1; reading 0, or the 1
+  // the RMW wrote after reading the initial 0 (coherence-before the release), is not.
+  Run sequence = run("PTX RS\n{ x=0; y=0; }\n"
+                     " P0@cta 0,gpu 0 | P1@cta 1,gpu 0 | P2@cta 2,gpu 0 ;\n"
+                     " st.relaxed.gpu x, 1 | atom.relaxed.gpu.add r0, y, 1 | ld.acquire.gpu r1, y ;\n"
+                     " st.release.gpu y, 1 |                               | ld.relaxed.gpu r2, x ;\n"
+                     "exists (P1:r0 == 1 /\\ P2:r1 == 2 /\\ P2:r2 == 0)\n");
+  CHECK(sequence.outcomes() == Outcomes{{0, 0, 0}, {0, 0, 1}, {0, 1, 0}, {0, 1, 1}, {1, 0, 0}, {1, 0, 1}, {1, 1, 1}, {1, 2, 1}});
+  CHECK_FALSE(sequence.exploration.condition_holds(PtxQuantifier::exists));
+}
+
+TEST_CASE("PTX barriers: bar.cta.sync orders within a CTA, and a thread count lets part of it pass", "[ptx]") {
+  // PTX ISA, "bar, barrier" and "Base causality order" (barriers of one CTA synchronize).
+  auto two = [](int second_cta) {
+    return "PTX BAR\n{ x=0; }\n P0@cta 0,gpu 0 | P1@cta " + std::to_string(second_cta) +
+           ",gpu 0 ;\n st.weak x, 1 | bar.cta.sync 1 ;\n bar.cta.sync 1 | ld.weak r0, x ;\nforall (P1:r0 == 1)\n";
+  };
+  CHECK(run(two(0)).outcomes() == Outcomes{{1}});
+  CHECK(run(two(1)).outcomes() == Outcomes{{0}, {1}});
+  // Three threads at a barrier that waits for COUNT of them: with 2, P1 and P2 may pass without
+  // P0 (P1 may read 0); with 3, all pass together; with 4 none ever passes: no execution ends.
+  auto counted = [](int count) {
+    std::string bar = "bar.cta.sync 1, 1, " + std::to_string(count);
+    return "PTX Q\n{ x=0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 | P2@cta 0,gpu 0 ;\n st.weak x, 1 | " + bar + " | " + bar +
+           " ;\n " + bar + " | ld.weak r0, x | ;\nexists (P1:r0 == 0)\n";
+  };
+  CHECK(run(counted(2)).outcomes() == Outcomes{{0}, {1}});
+  CHECK(run(counted(3)).outcomes() == Outcomes{{1}});
+  Run hang = run(counted(4));
+  CHECK(hang.outcomes().empty());
+  CHECK(hang.exploration.consistent == 0);
+  CHECK_FALSE(hang.exploration.condition_holds(PtxQuantifier::exists));
+  CHECK(hang.exploration.condition_holds(PtxQuantifier::forall));
+}
+
 TEST_CASE("PTX final conditions: exists, ~exists and forall over registers and locations", "[ptx]") {
   // Two atomic increments of one location: every execution ends with x=2 (axiom Atomicity),
   // the two results are 0 and 1 in some order.
