@@ -29,7 +29,6 @@ using ptx::EventSet;
 using ptx::Graph;
 using ptx::Relation;
 using ptx::Values;
-using litmus::PtxInstructionKind;
 
 std::vector<EventSet> key_of(const Relation& relation) {
   std::vector<EventSet> key(relation.size());
