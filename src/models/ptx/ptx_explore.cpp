@@ -304,8 +304,25 @@ bool explore_straight(const PtxTest& test, PtxExploration& exploration, uint64_t
         reads_from[reads[k]] = sources[k][rf_choice[k]];
         rf.add(sources[k][rf_choice[k]], reads[k]);
       }
-      std::optional<Values> values = ptx::evaluate(test, graph, reads_from, cas_succeeds);
-      if (values) {
+      EventSet failed_on = 0;
+      std::optional<Values> values = ptx::evaluate(test, graph, reads_from, cas_succeeds, &failed_on);
+      if (!values) {
+        // Every choice that keeps the reads that decided the failure fails too: skip to the next
+        // change of the lowest of them in the odometer (digits below it start again at 0).
+        size_t lowest = reads.size();
+        for (size_t k = 0; k < reads.size(); ++k)
+          if ((failed_on >> reads[k]) & 1) {
+            lowest = k;
+            break;
+          }
+        if (lowest == reads.size()) break;  // decided by no read: no choice succeeds
+        for (size_t k = 0; k < lowest; ++k) rf_choice[k] = 0;
+        size_t k = lowest;
+        while (k < rf_choice.size() && ++rf_choice[k] == sources[k].size()) rf_choice[k++] = 0;
+        if (k == rf_choice.size()) break;
+        continue;
+      }
+      {
         std::vector<Relation> barrier_options = barrier_syncs(test, graph, *values);
         std::vector<size_t> co_choice(coherence.size(), 0);
         bool any_location_empty = std::any_of(coherence.begin(), coherence.end(), [](const auto& o) { return o.empty(); });

@@ -54,14 +54,27 @@ public:
     for (const auto& thread : test.threads) {
       m_state.emplace_back(thread.instructions.size(), State::unknown);
       m_result.emplace_back(thread.instructions.size(), 0);
+      m_depends_on.emplace_back(thread.instructions.size(), 0);
     }
+  }
+
+  /** The reads whose reads-from choices the values computed since the last call depend on
+   *  (directly or through the writes they read); resets the record. */
+  EventSet take_touched() {
+    EventSet touched = m_touched;
+    m_touched = 0;
+    return touched;
   }
 
   /** The value instruction i of thread t puts in its destination register (a read's value). */
   int64_t result(int t, int i) {
-    if (m_state[t][i] == State::done) return m_result[t][i];
+    if (m_state[t][i] == State::done) {
+      m_touched |= m_depends_on[t][i];
+      return m_result[t][i];
+    }
     if (m_state[t][i] == State::busy) throw Cycle{};
     m_state[t][i] = State::busy;
+    EventSet outer = take_touched();
     const PtxInstruction& instruction = m_test.threads[t].instructions[i];
     int64_t value = 0;
     if (instruction.kind == PtxInstructionKind::local) {
@@ -70,9 +83,12 @@ public:
                                                            : apply(instruction.operation, first, operand(t, i, instruction.operands[1]));
     } else {
       value = read_value(m_graph.read_of[t][i]);
+      m_touched |= EventSet{1} << m_graph.read_of[t][i];
     }
     m_state[t][i] = State::done;
     m_result[t][i] = value;
+    m_depends_on[t][i] = m_touched;
+    m_touched |= outer;
     return value;
   }
 
@@ -116,12 +132,15 @@ private:
   const std::vector<int>& m_reads_from;
   std::vector<std::vector<State>> m_state;
   std::vector<std::vector<int64_t>> m_result;
+  std::vector<std::vector<EventSet>> m_depends_on;  ///< per instruction: the reads its value depends on
+  EventSet m_touched = 0;
 };
 
 } // namespace
 
 std::optional<Values> evaluate(const litmus::PtxTest& test, const Graph& graph, const std::vector<int>& reads_from,
-                               const std::vector<bool>& cas_succeeds) {
+                               const std::vector<bool>& cas_succeeds, EventSet* failed_on) {
+  if (failed_on) *failed_on = ~EventSet{0};
   Evaluator evaluator(test, graph, reads_from);
   Values values;
   values.of_event.assign(graph.size, 0);
@@ -146,14 +165,22 @@ std::optional<Values> evaluate(const litmus::PtxTest& test, const Graph& graph, 
         if (instructions[i].kind == PtxInstructionKind::assume) {
           // A path's branch: taken exactly when its operands compare true (PTX ISA, "bra" with
           // a predicate; herd7's beq/bne/... forms).
+          evaluator.take_touched();
           int64_t a = evaluator.operand(t, i, instructions[i].operands[0]);
           int64_t b = evaluator.operand(t, i, instructions[i].operands[1]);
-          if (compare(instructions[i].comparison, a, b) != instructions[i].assume_taken) return std::nullopt;
+          if (compare(instructions[i].comparison, a, b) != instructions[i].assume_taken) {
+            if (failed_on) *failed_on = evaluator.take_touched();
+            return std::nullopt;
+          }
           continue;
         }
         if (instructions[i].kind != PtxInstructionKind::atom || instructions[i].operation != PtxOperation::cas) continue;
+        evaluator.take_touched();
         bool succeeds = evaluator.result(t, i) == evaluator.operand(t, i, instructions[i].operands[0]);
-        if (succeeds != cas_succeeds.at(cas_index++)) return std::nullopt;
+        if (succeeds != cas_succeeds.at(cas_index++)) {
+          if (failed_on) *failed_on = evaluator.take_touched();
+          return std::nullopt;
+        }
       }
       values.final_registers.emplace_back();
       for (int i = 0; i < static_cast<int>(instructions.size()); ++i)

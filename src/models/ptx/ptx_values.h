@@ -20,8 +20,11 @@ struct Values {
   std::vector<int64_t> barrier_count;  ///< per barrier event: its thread count, -1: all
 };
 
-/** `reads_from[r]` is the write read by read event r (other entries unused). */
+/** `reads_from[r]` is the write read by read event r (other entries unused). On a branch or
+ *  cas that contradicts its path or guess, `*failed_on` (when given) is the set of reads whose
+ *  reads-from choices decided it: every choice that keeps those fails alike (all reads for a
+ *  thin-air cycle). */
 std::optional<Values> evaluate(const litmus::PtxTest& test, const Graph& graph, const std::vector<int>& reads_from,
-                               const std::vector<bool>& cas_succeeds);
+                               const std::vector<bool>& cas_succeeds, EventSet* failed_on = nullptr);
 
 } // namespace fencelab::ptx
