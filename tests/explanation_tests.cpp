@@ -25,7 +25,7 @@ using namespace fencelab::testing;
 
 namespace {
 
-/** A kernel's expected shape, and whether gpu reaches a weak outcome (LITMUS.md's gpu column;
+/** A kernel's expected shape, and whether gpu reaches a weak outcome (docs/LITMUS.md's gpu column;
  *  the kernel's own `expect gpu: reachable/unreachable` line). */
 struct KernelShape {
   const char* file; ///< under kernels/

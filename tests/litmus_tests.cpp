@@ -1,4 +1,4 @@
-// The models' contract (LITMUS.md): every litmus kernel's expectations, under every model,
+// The models' contract (docs/LITMUS.md): every litmus kernel's expectations, under every model,
 // proved by a complete exhaustive search.
 #include "fencelab/machine/memory_model.h"
 #include "machine_helpers.h"
@@ -31,7 +31,7 @@ TEST_CASE("every litmus verdict holds under every model, proved exhaustively", "
       }
     }
   }
-  // 21 two-placement rows of LITMUS.md plus CoWW and CoWR, and 11 with results in memory
+  // 21 two-placement rows of docs/LITMUS.md plus CoWW and CoWR, and 11 with results in memory
   // (`_dev`: ISA2, IRIW and WRC with fences of each scope, RWC, CoRR with two writers).
   CHECK(files == 55);
   CHECK(proven >= 44 * 3 * 2);

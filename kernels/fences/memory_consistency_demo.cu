@@ -3,7 +3,7 @@
 //
 // Source: [004] "Synchronization Complete Guide", "Memory Consistency" > "Memory Ordering" >
 // "Memory Fence Operations" (first kernel).
-// Teaches: message passing with a fence on both sides (Guide 10.5), the LITMUS.md
+// Teaches: message passing with a fence on both sides (Guide 10.5), the docs/LITMUS.md
 // MP+fences pattern.
 // Status: correct on Volta and later, with two caveats.
 // - The flag is written with a plain store and read with atomics: a plain/atomic data race
@@ -19,7 +19,7 @@
 // ignores #include lines.
 //
 // Weak models: tso and gpu give exactly value=0 (exhaustive): the stale -1 is unreachable.
-// This is LITMUS.md MP+fences+atomic-flag (gpu F): the producer's fence drains data[0] before
+// This is docs/LITMUS.md MP+fences+atomic-flag (gpu F): the producer's fence drains data[0] before
 // the flag and publishes its view; the consumer's fence after the spin joins it. Without the
 // consumer's fence the flag read (a relaxed atomic, Guide 10.14) would order nothing and -1
 // would be reachable (MP+atomic-flag, gpu A).

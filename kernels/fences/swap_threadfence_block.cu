@@ -19,7 +19,7 @@
 // Weak models: tso and gpu reach the same nine outcomes (in 20,000 random runs each; exploration
 // does not finish), only more often with a 0. Both-zero pairs stay unreachable: the block fence
 // drains the thread's buffer and joins the block's fence view, and the two threads are in one
-// block (LITMUS.md SB+block-fences intra, F under tso and gpu). Between blocks a block fence
+// block (docs/LITMUS.md SB+block-fences intra, F under tso and gpu). Between blocks a block fence
 // would not help under gpu.
 //
 //@ launch grid=1 block=4

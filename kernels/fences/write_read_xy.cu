@@ -12,7 +12,7 @@
 // Added: the launcher at the end (marked).
 //
 // Weak models: tso keeps the three sc outcomes (its store buffer is FIFO and loads are performed
-// in order, so message passing is forbidden: LITMUS.md MP, tso F). gpu adds A=1 B=20: X=10 and
+// in order, so message passing is forbidden: docs/LITMUS.md MP, tso F). gpu adds A=1 B=20: X=10 and
 // Y=20 sit in thread 0's store buffer and drain in either order (different locations), or the
 // reader's view still allows the initial X=1 after it read Y=20 (witness gpu:001001).
 //

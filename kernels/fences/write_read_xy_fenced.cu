@@ -15,7 +15,7 @@
 //
 // Weak models: tso and gpu both give exactly the three sc outcomes (exhaustive). Under gpu the
 // writer's fence drains X=10 before Y=20 and publishes its view; the reader's fence, after it
-// read Y=20, joins that view, so its read of X can no longer return 1 (LITMUS.md MP+fences, F).
+// read Y=20, joins that view, so its read of X can no longer return 1 (docs/LITMUS.md MP+fences, F).
 //
 //@ launch grid=1 block=2
 //@ observe readXY.A readXY.B

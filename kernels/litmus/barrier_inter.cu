@@ -9,7 +9,7 @@
 //   __syncthreads(); | int r1 = x;
 //
 // Weak outcome: r1=0.
-// Verdicts (inter, LITMUS.md): sc A   tso A   gpu A   (A reachable, F unreachable)
+// Verdicts (inter, docs/LITMUS.md): sc A   tso A   gpu A   (A reachable, F unreachable)
 // Why: Each thread's __syncthreads() waits only for its own block (here: itself), so the load
 // may run before the store even under sc: A under every model.
 // Rule: Programming Guide, "Synchronization Functions": __syncthreads() waits for all threads

@@ -11,7 +11,7 @@
 //   the other 62 threads do nothing else)
 //
 // Weak outcome: r1=0.
-// Verdicts (intra, LITMUS.md): sc F   tso F   gpu F   (A reachable, F unreachable)
+// Verdicts (intra, docs/LITMUS.md): sc F   tso F   gpu F   (A reachable, F unreachable)
 // Why: The load cannot start before the writer has reached the barrier, and the barrier drains
 // the block's store buffers (tso, gpu) and joins the views (gpu): F under every model.
 // Rule: Programming Guide, "Synchronization Functions": __syncthreads() waits for all threads

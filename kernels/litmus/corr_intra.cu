@@ -9,7 +9,7 @@
 //   (the other 62 threads of the block return at once, touching nothing)
 //
 // Weak outcome: r0=1 r1=0.
-// Verdicts (intra, LITMUS.md): sc F   tso F   gpu F   (A reachable, F unreachable)
+// Verdicts (intra, docs/LITMUS.md): sc F   tso F   gpu F   (A reachable, F unreachable)
 // Why: gpu: a load moves the thread's view up to the entry it read, so later loads of x cannot
 // go back. Known difference: PTX gives plain (weak) accesses no coherence guarantee; this model
 // keeps per-location coherence for all accesses (the race detector reports the race).

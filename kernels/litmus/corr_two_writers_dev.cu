@@ -1,6 +1,6 @@
 // CoRR with two writers, every result stored to a __device__ variable instead of a register.
 // Source: fencelab (issue 11: litmus kernels whose results live in memory, which the
-// plain exhaustive search could not finish); verdicts as in LITMUS.md.
+// plain exhaustive search could not finish); verdicts as in docs/LITMUS.md.
 // Teaches: coherence: a thread that reads one store of x and then the other cannot see them in the
 // opposite order from a second reader; every model here keeps coherence for each location.
 // Each thread is its own block, so block-scope fences do not reach the other threads.

@@ -8,7 +8,7 @@
 //   int r0 = x;
 //
 // Weak outcome: r0=0.
-// Verdicts (single thread, LITMUS.md): sc F   tso F   gpu F   (A reachable, F unreachable)
+// Verdicts (single thread, docs/LITMUS.md): sc F   tso F   gpu F   (A reachable, F unreachable)
 // Why: The load reads the thread's own buffered store; once it has drained, the thread's view
 // of x has moved up to it.
 // Rule: PTX ISA, "Memory Consistency Model" (section 8): Sequential Consistency Per Location

@@ -8,7 +8,7 @@
 //   x = 2;
 //
 // Weak outcome: final x=1.
-// Verdicts (single thread, LITMUS.md): sc F   tso F   gpu F   (A reachable, F unreachable)
+// Verdicts (single thread, docs/LITMUS.md): sc F   tso F   gpu F   (A reachable, F unreachable)
 // Why: Every model keeps one thread's stores to one location in program order (gpu:
 // per-location program order in the store buffer).
 // Rule: PTX ISA, "Memory Consistency Model" (section 8): Sequential Consistency Per Location

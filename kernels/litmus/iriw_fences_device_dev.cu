@@ -1,6 +1,6 @@
 // IRIW with device-scope fences between the readers' loads, every result stored to a __device__ variable instead of a register.
 // Source: fencelab (issue 11: litmus kernels whose results live in memory, which the
-// plain exhaustive search could not finish); verdicts as in LITMUS.md.
+// plain exhaustive search could not finish); verdicts as in docs/LITMUS.md.
 // Teaches: two readers must agree on the order of two independent stores when their fences are of
 // device or system scope; device-scope fences between blocks do not make them agree.
 // Each thread is its own block, so block-scope fences do not reach the other threads.

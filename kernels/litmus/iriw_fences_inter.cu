@@ -9,7 +9,7 @@
 //           |         | int r1 = y;      | int r3 = x;
 //
 // Weak outcome: r0=1 r1=0 r2=1 r3=0.
-// Verdicts (inter, LITMUS.md): sc F   tso F   gpu F   (A reachable, F unreachable)
+// Verdicts (inter, docs/LITMUS.md): sc F   tso F   gpu F   (A reachable, F unreachable)
 // Why: gpu: each reader's fence joins what it has read into the device fence view; whichever
 // fence comes second picks up the store the other reader saw.
 // Rule: PTX ISA, "Memory Consistency Model" (section 8): Fence-SC axiom (the two fence.sc are

@@ -9,7 +9,7 @@
 //           |         | int r1 = y; | int r3 = x;
 //
 // Weak outcome: r0=1 r1=0 r2=1 r3=0.
-// Verdicts (inter, LITMUS.md): sc F   tso F   gpu A   (A reachable, F unreachable)
+// Verdicts (inter, docs/LITMUS.md): sc F   tso F   gpu A   (A reachable, F unreachable)
 // Why: sc and tso: memory is one shared copy (F). gpu: each reader has its own view, so one can
 // see x=1 before y=1 and the other y=1 before x=1 (A).
 // Rule: PTX ISA, "Memory Consistency Model" (section 8): without fences there is no Fence-SC

@@ -1,6 +1,6 @@
 // ISA2 with block-scope fences, every result stored to a __device__ variable instead of a register.
 // Source: fencelab (issue 11: litmus kernels whose results live in memory, which the
-// plain exhaustive search could not finish); verdicts as in LITMUS.md.
+// plain exhaustive search could not finish); verdicts as in docs/LITMUS.md.
 // Teaches: a chain of message passing through three threads: with fences of device or system scope the
 // last thread must see the first store; block-scope fences between blocks order nothing.
 // Each thread is its own block, so block-scope fences do not reach the other threads.

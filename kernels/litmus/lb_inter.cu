@@ -9,10 +9,10 @@
 //   y = 1;      | x = 1;
 //
 // Weak outcome: r0=1 r1=1.
-// Verdicts (inter, LITMUS.md): sc F   tso F   gpu F   (A reachable, F unreachable)
+// Verdicts (inter, docs/LITMUS.md): sc F   tso F   gpu F   (A reachable, F unreachable)
 // Why: No model here performs a load after a later store of the same thread: loads are
 // performed in program order, stores only enter a buffer when executed. Known difference: PTX
-// allows LB (LITMUS.md, "Known differences from the PTX memory model").
+// allows LB (docs/LITMUS.md, "Known differences from the PTX memory model").
 // Rule: PTX ISA, "Memory Consistency Model" (section 8) allows it for relaxed accesses (No Thin
 // Air only rules out cycles of dependencies); this model forbids it.
 // Outcome sets: exhaustive enumeration of each model as DESIGN.md defines it.

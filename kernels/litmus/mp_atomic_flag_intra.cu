@@ -10,7 +10,7 @@
 //   (the other 62 threads of the block return at once, touching nothing)
 //
 // Weak outcome: r0=1 r1=0.
-// Verdicts (intra, LITMUS.md): sc F   tso F   gpu A   (A reachable, F unreachable)
+// Verdicts (intra, docs/LITMUS.md): sc F   tso F   gpu A   (A reachable, F unreachable)
 // Why: gpu: an atomic drains only the thread's own stores to its location, so x=1 may still be
 // buffered when y=1 is appended; and the reader's atomic does not move its view of x.
 // Rule: Programming Guide, "Atomic Functions": atomics "do not act as memory fences and do not

@@ -10,7 +10,7 @@
 //   y = 1;                 | int r1 = x;
 //
 // Weak outcome: r0=1 r1=0.
-// Verdicts (inter, LITMUS.md): sc F   tso F   gpu A   (A reachable, F unreachable)
+// Verdicts (inter, docs/LITMUS.md): sc F   tso F   gpu A   (A reachable, F unreachable)
 // Why: gpu: the writer publishes x=1 only in its block's fence view; the reader's device fence
 // joins its own block's and the device's views: the same block sees x=1, another does not.
 // Rule: PTX ISA, "Memory Consistency Model" (section 8): the two fences are morally strong only

@@ -11,7 +11,7 @@
 //   (the other 62 threads of the block return at once, touching nothing)
 //
 // Weak outcome: r0=1 r1=0.
-// Verdicts (intra, LITMUS.md): sc F   tso F   gpu F   (A reachable, F unreachable)
+// Verdicts (intra, docs/LITMUS.md): sc F   tso F   gpu F   (A reachable, F unreachable)
 // Why: gpu: the writer publishes x=1 only in its block's fence view; the reader's device fence
 // joins its own block's and the device's views: the same block sees x=1, another does not.
 // Rule: PTX ISA, "Memory Consistency Model" (section 8): the two fences are morally strong only

@@ -10,7 +10,7 @@
 //   y = 1;                 | int r1 = x;
 //
 // Weak outcome: r0=1 r1=0.
-// Verdicts (inter, LITMUS.md): sc F   tso F   gpu A   (A reachable, F unreachable)
+// Verdicts (inter, docs/LITMUS.md): sc F   tso F   gpu A   (A reachable, F unreachable)
 // Why: gpu: a block fence joins the thread's view only with its own block's fence view; between
 // blocks the two fences never meet (A), within one block they do (F).
 // Rule: CUDA C++ Programming Guide, 10.5 "Memory Fence Functions": __threadfence_block() orders

@@ -11,7 +11,7 @@
 //   (the other 62 threads of the block return at once, touching nothing)
 //
 // Weak outcome: r0=1 r1=0.
-// Verdicts (intra, LITMUS.md): sc F   tso F   gpu F   (A reachable, F unreachable)
+// Verdicts (intra, docs/LITMUS.md): sc F   tso F   gpu F   (A reachable, F unreachable)
 // Why: gpu: a block fence joins the thread's view only with its own block's fence view; between
 // blocks the two fences never meet (A), within one block they do (F).
 // Rule: CUDA C++ Programming Guide, 10.5 "Memory Fence Functions": __threadfence_block() orders

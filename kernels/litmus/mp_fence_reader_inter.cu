@@ -10,7 +10,7 @@
 //           | int r1 = x;
 //
 // Weak outcome: r0=1 r1=0.
-// Verdicts (inter, LITMUS.md): sc F   tso F   gpu A   (A reachable, F unreachable)
+// Verdicts (inter, docs/LITMUS.md): sc F   tso F   gpu A   (A reachable, F unreachable)
 // Why: gpu: the writer's buffer may drain y=1 while x=1 is still buffered; the reader's fence
 // cannot make x=1 visible before it has drained.
 // Rule: CUDA C++ Programming Guide, 10.5 "Memory Fence Functions": a fence orders only the

@@ -10,7 +10,7 @@
 //   y = 1;           |
 //
 // Weak outcome: r0=1 r1=0.
-// Verdicts (inter, LITMUS.md): sc F   tso F   gpu A   (A reachable, F unreachable)
+// Verdicts (inter, docs/LITMUS.md): sc F   tso F   gpu A   (A reachable, F unreachable)
 // Why: gpu: x=1 reaches memory before y=1, but the reader never fences, so its view of x may
 // stay at 0 after it reads y=1.
 // Rule: CUDA C++ Programming Guide, 10.5 "Memory Fence Functions": a fence orders only the

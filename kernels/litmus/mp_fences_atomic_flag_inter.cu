@@ -10,7 +10,7 @@
 //   atomicExch(&y, 1); | int r1 = x;
 //
 // Weak outcome: r0=1 r1=0.
-// Verdicts (inter, LITMUS.md): sc F   tso F   gpu F   (A reachable, F unreachable)
+// Verdicts (inter, docs/LITMUS.md): sc F   tso F   gpu F   (A reachable, F unreachable)
 // Why: gpu: the writer's fence publishes x=1 before the atomic appends y=1; the reader reads
 // y=1 from the newest entry and its fence joins x=1 into its view.
 // Rule: PTX ISA, "Memory Consistency Model" (section 8): fence.sc then a strong write is a

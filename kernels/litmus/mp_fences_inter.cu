@@ -9,7 +9,7 @@
 //   y = 1;           | int r1 = x;
 //
 // Weak outcome: r0=1 r1=0.
-// Verdicts (inter, LITMUS.md): sc F   tso F   gpu F   (A reachable, F unreachable)
+// Verdicts (inter, docs/LITMUS.md): sc F   tso F   gpu F   (A reachable, F unreachable)
 // Why: gpu: the writer's fence drains x=1 and publishes it in the device fence view before y=1
 // can drain; a reader that saw y=1 fences after that and joins x=1 into its view.
 // Rule: CUDA C++ Programming Guide, 10.5 "Memory Fence Functions" (writeXY/readXY with fences);

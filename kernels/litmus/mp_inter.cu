@@ -9,7 +9,7 @@
 //   y = 1;  | int r1 = x;
 //
 // Weak outcome: r0=1 r1=0.
-// Verdicts (inter, LITMUS.md): sc F   tso F   gpu A   (A reachable, F unreachable)
+// Verdicts (inter, docs/LITMUS.md): sc F   tso F   gpu A   (A reachable, F unreachable)
 // Why: sc and tso keep store order (tso buffers are FIFO). gpu: the writer's buffer may drain y
 // before x, and the reader's view of x may stay at the initial value after it has seen y=1.
 // Rule: CUDA C++ Programming Guide, 10.5 "Memory Fence Functions": the order in which a thread

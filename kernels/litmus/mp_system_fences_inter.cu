@@ -9,7 +9,7 @@
 //   y = 1;                  | int r1 = x;
 //
 // Weak outcome: r0=1 r1=0.
-// Verdicts (inter, LITMUS.md): sc F   tso F   gpu F   (A reachable, F unreachable)
+// Verdicts (inter, docs/LITMUS.md): sc F   tso F   gpu F   (A reachable, F unreachable)
 // Why: gpu: a system fence joins the block, device and system fence views; as with device
 // fences the reader's fence picks up x=1 from the writer's.
 // Rule: CUDA C++ Programming Guide, 10.5 "Memory Fence Functions" (__threadfence_system); PTX

@@ -10,7 +10,7 @@
 //   (the other 62 threads of the block return at once, touching nothing)
 //
 // Weak outcome: r0=1 r1=0.
-// Verdicts (intra, LITMUS.md): sc F   tso F   gpu F   (A reachable, F unreachable)
+// Verdicts (intra, docs/LITMUS.md): sc F   tso F   gpu F   (A reachable, F unreachable)
 // Why: gpu: a system fence joins the block, device and system fence views; as with device
 // fences the reader's fence picks up x=1 from the writer's.
 // Rule: CUDA C++ Programming Guide, 10.5 "Memory Fence Functions" (__threadfence_system); PTX

@@ -1,6 +1,6 @@
 // RWC (read-to-write causality) without fences, every result stored to a __device__ variable instead of a register.
 // Source: fencelab (issue 11: litmus kernels whose results live in memory, which the
-// plain exhaustive search could not finish); verdicts as in LITMUS.md.
+// plain exhaustive search could not finish); verdicts as in docs/LITMUS.md.
 // Teaches: a reader sees x=1 and then y=0, while another thread writes y then reads x=0: without fences
 // the stores may be seen in different orders (store buffering), under tso and gpu.
 // Each thread is its own block, so block-scope fences do not reach the other threads.

@@ -9,7 +9,7 @@
 //   int r0 = y;            | int r1 = x;
 //
 // Weak outcome: r0=0 r1=0.
-// Verdicts (inter, LITMUS.md): sc F   tso F   gpu A   (A reachable, F unreachable)
+// Verdicts (inter, docs/LITMUS.md): sc F   tso F   gpu A   (A reachable, F unreachable)
 // Why: tso: fences drain the buffers (tso has no scopes). gpu: block fences meet only in one
 // block's fence view: F within a block, A between blocks (stores drained, views stale).
 // Rule: PTX ISA, "Memory Consistency Model" (section 8): fence.sc.cta of two CTAs are not

@@ -10,7 +10,7 @@
 //   (the other 62 threads of the block return at once, touching nothing)
 //
 // Weak outcome: r0=0 r1=0.
-// Verdicts (intra, LITMUS.md): sc F   tso F   gpu F   (A reachable, F unreachable)
+// Verdicts (intra, docs/LITMUS.md): sc F   tso F   gpu F   (A reachable, F unreachable)
 // Why: tso: fences drain the buffers (tso has no scopes). gpu: block fences meet only in one
 // block's fence view: F within a block, A between blocks (stores drained, views stale).
 // Rule: PTX ISA, "Memory Consistency Model" (section 8): fence.sc.cta of two CTAs are not

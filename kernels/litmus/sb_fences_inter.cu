@@ -9,7 +9,7 @@
 //   int r0 = y;      | int r1 = x;
 //
 // Weak outcome: r0=0 r1=0.
-// Verdicts (inter, LITMUS.md): sc F   tso F   gpu F   (A reachable, F unreachable)
+// Verdicts (inter, docs/LITMUS.md): sc F   tso F   gpu F   (A reachable, F unreachable)
 // Why: tso: fences drain the buffers. gpu: each fence drains its store and joins the device
 // fence view; the later of the two fences picks up the other thread's store.
 // Rule: PTX ISA, "Memory Consistency Model" (section 8): Fence-SC axiom (fence.sc operations

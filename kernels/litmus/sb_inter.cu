@@ -9,7 +9,7 @@
 //   int r0 = y; | int r1 = x;
 //
 // Weak outcome: r0=0 r1=0.
-// Verdicts (inter, LITMUS.md): sc F   tso A   gpu A   (A reachable, F unreachable)
+// Verdicts (inter, docs/LITMUS.md): sc F   tso A   gpu A   (A reachable, F unreachable)
 // Why: sc: one store comes first and the other thread's load sees it (F). tso and gpu: both
 // stores can sit in store buffers while both loads read memory (A).
 // Rule: PTX ISA, "Memory Consistency Model" (section 8): no Fence-SC order without fences; CUDA

@@ -9,7 +9,7 @@
 //   y = 2;           | x = 2;
 //
 // Weak outcome: final x=1 y=1.
-// Verdicts (inter, LITMUS.md): sc F   tso F   gpu F   (A reachable, F unreachable)
+// Verdicts (inter, docs/LITMUS.md): sc F   tso F   gpu F   (A reachable, F unreachable)
 // Why: gpu: each fence drains the first store before the second enters the buffer, so x=1 y=1
 // would need x=2 before x=1 before y=2 before y=1 before x=2: a cycle (F).
 // Rule: PTX ISA, "Memory Consistency Model" (section 8): Fence-SC axiom; CUDA C++ Programming

@@ -9,7 +9,7 @@
 //   y = 2;  | x = 2;
 //
 // Weak outcome: final x=1 y=1.
-// Verdicts (inter, LITMUS.md): sc F   tso F   gpu A   (A reachable, F unreachable)
+// Verdicts (inter, docs/LITMUS.md): sc F   tso F   gpu A   (A reachable, F unreachable)
 // Why: tso: FIFO buffers keep each thread's stores in order, so x=1 y=1 needs a cycle (F). gpu:
 // buffers drain different locations in any order (A).
 // Rule: PTX ISA, "Memory Consistency Model" (section 8): coherence orders of different

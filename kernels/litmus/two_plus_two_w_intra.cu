@@ -10,7 +10,7 @@
 //   (the other 62 threads of the block return at once, touching nothing)
 //
 // Weak outcome: final x=1 y=1.
-// Verdicts (intra, LITMUS.md): sc F   tso F   gpu A   (A reachable, F unreachable)
+// Verdicts (intra, docs/LITMUS.md): sc F   tso F   gpu A   (A reachable, F unreachable)
 // Why: tso: FIFO buffers keep each thread's stores in order, so x=1 y=1 needs a cycle (F). gpu:
 // buffers drain different locations in any order (A).
 // Rule: PTX ISA, "Memory Consistency Model" (section 8): coherence orders of different

@@ -1,6 +1,6 @@
 // WRC with device-scope fences in the second and third threads, every result stored to a __device__ variable instead of a register.
 // Source: fencelab (issue 11: litmus kernels whose results live in memory, which the
-// plain exhaustive search could not finish); verdicts as in LITMUS.md.
+// plain exhaustive search could not finish); verdicts as in docs/LITMUS.md.
 // Teaches: write-to-read causality: a store seen by a thread that then publishes a flag must be seen
 // by whoever sees the flag, with fences of device or system scope; not with device-scope fences
 // between blocks.

@@ -9,7 +9,7 @@
 //           | y = 1;           | int r2 = x;
 //
 // Weak outcome: r0=1 r1=1 r2=0.
-// Verdicts (inter, LITMUS.md): sc F   tso F   gpu F   (A reachable, F unreachable)
+// Verdicts (inter, docs/LITMUS.md): sc F   tso F   gpu F   (A reachable, F unreachable)
 // Why: gpu: thread 1's fence joins x=1 (which it read) into the device fence view before y=1 is
 // stored; thread 2 read y=1, so its fence comes later and picks up x=1.
 // Rule: PTX ISA, "Memory Consistency Model" (section 8): Causality axiom (observation, then

@@ -10,7 +10,7 @@
 //   (the other 93 threads of the block return at once, touching nothing)
 //
 // Weak outcome: r0=1 r1=1 r2=0.
-// Verdicts (intra, LITMUS.md): sc F   tso F   gpu F   (A reachable, F unreachable)
+// Verdicts (intra, docs/LITMUS.md): sc F   tso F   gpu F   (A reachable, F unreachable)
 // Why: gpu: thread 1's fence joins x=1 (which it read) into the device fence view before y=1 is
 // stored; thread 2 read y=1, so its fence comes later and picks up x=1.
 // Rule: PTX ISA, "Memory Consistency Model" (section 8): Causality axiom (observation, then

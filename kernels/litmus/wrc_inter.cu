@@ -9,7 +9,7 @@
 //           | y = 1;      | int r2 = x;
 //
 // Weak outcome: r0=1 r1=1 r2=0.
-// Verdicts (inter, LITMUS.md): sc F   tso F   gpu A   (A reachable, F unreachable)
+// Verdicts (inter, docs/LITMUS.md): sc F   tso F   gpu A   (A reachable, F unreachable)
 // Why: sc and tso: one memory (F). gpu: thread 2's view of x may stay at 0 after it read y=1
 // (A).
 // Rule: PTX ISA, "Memory Consistency Model" (section 8): no causality order without fences;

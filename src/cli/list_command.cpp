@@ -1,30 +1,22 @@
-// `fencelab list [DIR]`: the kernel catalogue, one line per kernel with its header's summary.
+// `fencelab list [DIR]`: the kernel catalogue, one line per kernel: a path that opens from the
+// current directory, and its header's summary.
 #include "commands.h"
+#include "fencelab/support/file_text.h"
+#include "fencelab/support/header_summary.h"
 
 #include <algorithm>
 #include <filesystem>
 #include <fmt/format.h>
-#include <fstream>
 
 namespace fencelab::cli {
 
 namespace {
 
-/** The first line of a file's header comment, without the comment marker. */
+/** The summary of the header comment of the kernel at `path` (support/header_summary.h). */
 std::string summary_of(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.rfind("//@", 0) == 0) continue;
-    if (line.rfind("//", 0) == 0) {
-      std::string text = line.substr(2);
-      text.erase(0, text.find_first_not_of(" "));
-      if (!text.empty()) return text;
-      continue;
-    }
-    if (!line.empty()) break;
-  }
-  return "";
+  std::string text, error;
+  if (!read_file_text(path.string(), text, error)) return "";
+  return header_summary(text, path.stem().string());
 }
 
 int execute(const std::string& directory) {
@@ -38,8 +30,13 @@ int execute(const std::string& directory) {
   for (const auto& entry : fs::recursive_directory_iterator(directory, error))
     if (entry.is_regular_file() && entry.path().extension() == ".cu") files.push_back(entry.path());
   std::sort(files.begin(), files.end());
+  // Each path is the directory as given joined with the file's place under it: relative to the
+  // current directory when the directory was given so, absolute when it was absolute, so that
+  // a path pasted into a command or an editor opens the file.
+  size_t column = 0;
+  for (const fs::path& file : files) column = std::max(column, file.lexically_normal().string().size());
   for (const fs::path& file : files)
-    fmt::print("{:<52} {}\n", fs::relative(file, directory).string(), summary_of(file));
+    fmt::print("{:<{}}  {}\n", file.lexically_normal().string(), column, summary_of(file));
   fmt::print("{} kernels\n", files.size());
   return kSuccess;
 }

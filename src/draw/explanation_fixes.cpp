@@ -5,9 +5,9 @@
 // kernel and explores again). The gpu model orders a thread's accesses as other threads see
 // them only through fences (CUDA C++ Programming Guide 10.5, "Memory Fence Functions"; PTX ISA,
 // "Memory Consistency Model": no order between weak accesses), and a fence orders only its own
-// thread's accesses, so the two-sided shapes need one on both sides (LITMUS.md
+// thread's accesses, so the two-sided shapes need one on both sides (docs/LITMUS.md
 // MP+fence(writer), MP+fence(reader): still A). A block-scope fence orders only for the threads
-// of its own block (Guide 10.5), so between blocks it takes __threadfence() (LITMUS.md
+// of its own block (Guide 10.5), so between blocks it takes __threadfence() (docs/LITMUS.md
 // MP+block-fences: A between blocks, F within one). A barrier drains and orders like a
 // block-scope fence (DESIGN "Memory models"). A thread with a single access on the cycle has
 // nothing to order (IRIW's writers, WRC's first thread).

@@ -7,7 +7,7 @@
 //    returns the thread's own newest buffered store to the location if there is one, else any
 //    entry at or after its view, and the view moves up to the entry read. A thread's own
 //    drained store raises its view to that store (a thread never reads older than what it
-//    wrote: PTX ISA 8.7.1 coherence, and the CoWR row of LITMUS.md).
+//    wrote: PTX ISA 8.7.1 coherence, and the CoWR row of docs/LITMUS.md).
 //
 // Synchronization moves views:
 //  - a fence of scope block, device or system drains the thread's buffer, then joins the
