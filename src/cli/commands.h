@@ -142,5 +142,7 @@ void add_gpu_command(CLI::App& app, int& exit_code);
 void add_compare_command(CLI::App& app, int& exit_code);
 void add_draw_command(CLI::App& app, int& exit_code);
 void add_report_command(CLI::App& app, int& exit_code);
+/** `fencelab ptx-litmus FILE`: a herd7 PTX litmus test under the PTX model (ptx_litmus_command.cpp). */
+void add_ptx_litmus_command(CLI::App& app, int& exit_code);
 
 } // namespace fencelab::cli

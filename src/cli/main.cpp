@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
   add_compare_command(app, exit_code);
   add_draw_command(app, exit_code);
   add_report_command(app, exit_code);
+  add_ptx_litmus_command(app, exit_code);
   // A misspelt command or option is named with the nearest one (suggestions.h).
   if (const int refused = check_command_line(app, argc, argv); refused >= 0) return refused;
   try {
