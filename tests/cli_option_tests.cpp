@@ -56,7 +56,7 @@ void check_row(const Row& row) {
 
 } // namespace
 
-TEST_CASE("--json and --stats are honoured where they exist and refused where they would do nothing",
+TEST_CASE("the options --json and --stats are honoured where they exist and refused where they would do nothing",
           "[cli][options]") {
   const std::string file = kernel("fences/write_read_xy.cu");
   const std::string sc = first_witness(file, "sc");
@@ -171,7 +171,7 @@ TEST_CASE("replay --width needs --timeline, and sets its width", "[cli][options]
   CHECK(widest_lane(wide.output) == 48);
 }
 
-TEST_CASE("--max-trace-events only where a trace or picture is recorded", "[cli][options]") {
+TEST_CASE("the option --max-trace-events only where a trace or picture is recorded", "[cli][options]") {
   const std::string file = kernel("fences/write_read_xy.cu");
   const std::string sc = first_witness(file, "sc");
   const std::string limited = "only its first 2 are shown, the rest are left out (--max-trace-events 2 limits them";

@@ -246,7 +246,7 @@ TEST_CASE("include: <name> is looked for in the -I directories in order, never n
                                 root + "/inc/flag.h)") != std::string::npos);
 }
 
-TEST_CASE("include: <name> in no -I directory is not read, even next to the including file; a CUDA or C header "
+TEST_CASE("include: <name> in no -I directory is not read, even next to the including file, and a CUDA or C header "
           "is built in (no warning), any other is said to be missing", "[frontend][include][cli]") {
   const TempDirectory dir("include_angled_system");
   dir.write("src/flag.h", "#define VALUE 5\n"); // next to the kernel only
