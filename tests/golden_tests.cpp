@@ -9,7 +9,6 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 #include <sys/wait.h>
 
@@ -17,13 +16,6 @@ using namespace fencelab;
 using namespace fencelab::testing;
 
 namespace {
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 /** `fencelab check` on a catalogue kernel, run from the source tree as a user would. */
 std::string check_output(const std::string& relative_kernel) {
@@ -74,7 +66,7 @@ TEST_CASE("golden check reports match, and each report's witness reproduces it",
     const std::string name = entry.path().stem().string(); // DIR.NAME
     const std::string kernel = "kernels/" + name.substr(0, name.find('.')) + "/" + name.substr(name.find('.') + 1) + ".cu";
     INFO(entry.path().string() << " (regenerate with tools/update-golden " << kernel << ")");
-    const std::string golden = slurp(entry.path().string());
+    const std::string golden = file_text(entry.path().string());
     CHECK(check_output(kernel) == golden);
 
     const std::vector<GoldenReport> reports = reports_in(golden);

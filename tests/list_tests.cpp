@@ -6,7 +6,6 @@
 
 #include <cctype>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 
 using namespace fencelab;
@@ -31,13 +30,6 @@ std::vector<Listed> listed(const std::string& output) {
     rows.push_back({line.substr(0, gap), description == std::string::npos ? "" : line.substr(description)});
   }
   return rows;
-}
-
-std::string text_of(const std::string& path) {
-  std::ifstream in(path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
 }
 
 } // namespace
@@ -123,7 +115,7 @@ TEST_CASE("list's descriptions end at a word of the header, within the width", "
     // (A word the summary joined across a line's hyphen is in the header as its last part.)
     std::string last = kept.substr(kept.rfind(' ') + 1);
     if (last.find('-') != std::string::npos && last.back() != '-') last = last.substr(last.rfind('-') + 1);
-    const std::string header = text_of(source + "/" + row.path);
+    const std::string header = file_text(source + "/" + row.path);
     bool whole = false;
     for (size_t at = header.find(last); at != std::string::npos && !whole; at = header.find(last, at + 1)) {
       const size_t after = at + last.size();

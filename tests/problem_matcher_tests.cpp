@@ -1,24 +1,20 @@
 // docs/problem-matcher.json, the GitHub Actions problem matcher for `fencelab check` (issue 71):
 // its regex matches every primary diagnostic line of the golden reports (tests/golden/), with
 // the file, line, column, severity and kind, and no note line under them.
+#include "process_helpers.h"
+
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdint>
 #include <filesystem>
-#include <fstream>
 #include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
 
-namespace {
+using fencelab::testing::file_text;
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+namespace {
 
 /** The value of the first `"regexp": "..."` of the matcher file, its JSON escapes undone
  *  (`\\` and `\"`: the only ones the file uses). */
@@ -46,13 +42,13 @@ bool is_primary(const std::string& line) {
 TEST_CASE("the problem matcher's regex matches every primary line of the golden reports and no note",
           "[cli][matcher][golden]") {
   const std::string root = FENCELAB_SOURCE_DIR;
-  const std::regex pattern(matcher_regexp(slurp(root + "/docs/problem-matcher.json")), std::regex::ECMAScript);
+  const std::regex pattern(matcher_regexp(file_text(root + "/docs/problem-matcher.json")), std::regex::ECMAScript);
   const std::regex summary("^summary: (\\d+) errors?, (\\d+) warnings?");
   size_t files = 0, primaries = 0;
   for (const auto& entry : std::filesystem::directory_iterator(root + "/tests/golden")) {
     if (entry.path().extension() != ".txt") continue;
     ++files;
-    std::istringstream lines(slurp(entry.path().string()));
+    std::istringstream lines(file_text(entry.path().string()));
     std::string line;
     size_t errors = 0, warnings = 0, summary_errors = SIZE_MAX, summary_warnings = SIZE_MAX;
     while (std::getline(lines, line)) {
@@ -74,7 +70,7 @@ TEST_CASE("the problem matcher's regex matches every primary line of the golden 
       const std::string file = match[1].str();
       const int line_number = std::stoi(match[2].str());
       CHECK(std::stoi(match[3].str()) >= 1);
-      const std::string source = slurp(root + "/" + file);
+      const std::string source = file_text(root + "/" + file);
       CHECK(!source.empty());
       CHECK(line_number >= 1);
       CHECK(line_number <= static_cast<int>(std::count(source.begin(), source.end(), '\n')) + 1);
@@ -92,7 +88,7 @@ TEST_CASE("the problem matcher's regex matches every primary line of the golden 
 }
 
 TEST_CASE("the problem matcher reads the front end's diagnostics too", "[cli][matcher]") {
-  const std::regex pattern(matcher_regexp(slurp(std::string(FENCELAB_SOURCE_DIR) + "/docs/problem-matcher.json")),
+  const std::regex pattern(matcher_regexp(file_text(std::string(FENCELAB_SOURCE_DIR) + "/docs/problem-matcher.json")),
                            std::regex::ECMAScript);
   std::smatch match;
   const std::string line = "kernels/k.cu:12:5: error: use of undeclared identifier 'x'";

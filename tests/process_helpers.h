@@ -1,5 +1,7 @@
-// Helpers for tests that run a command (the fencelab program) and read what it printed.
+// Helpers for tests that run a command (the fencelab program) and read what it printed, or a file.
 #pragma once
+
+#include "fencelab/support/file_text.h"
 
 #include <catch2/catch.hpp>
 #include <chrono>
@@ -88,6 +90,12 @@ inline std::vector<char*> argv_of(std::vector<std::string>& arguments) {
   for (std::string& a : arguments) argv.push_back(a.data());
   argv.push_back(nullptr);
   return argv;
+}
+
+/** The whole text of the file at `path` ("" if it cannot be read: support/file_text.h). */
+inline std::string file_text(const std::string& path) {
+  std::string text, error;
+  return read_file_text(path, text, error) ? text : std::string();
 }
 
 /** Everything `fd` gives until its end. */

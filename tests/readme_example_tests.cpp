@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 
 using namespace fencelab::testing;
@@ -42,13 +41,6 @@ std::vector<Example> examples_of(const std::string& text) {
   return examples;
 }
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 } // namespace
 
 TEST_CASE("examples are found in fenced blocks that start with $ fencelab, and only there", "[readme]") {
@@ -79,7 +71,7 @@ TEST_CASE("examples are found in fenced blocks that start with $ fencelab, and o
 
 TEST_CASE("every README example output is what the program prints (tools/update-readme rewrites them)",
           "[readme]") {
-  const std::string readme = read_file(std::string(FENCELAB_SOURCE_DIR) + "/README.md");
+  const std::string readme = file_text(std::string(FENCELAB_SOURCE_DIR) + "/README.md");
   REQUIRE(!readme.empty());
   const std::vector<Example> examples = examples_of(readme);
   // The first five minutes' explore, explain, replay, check and list at least.
@@ -95,7 +87,7 @@ TEST_CASE("every README example output is what the program prints (tools/update-
 
 TEST_CASE("the README stays under 400 lines and names only options that exist", "[readme]") {
   const std::string source = FENCELAB_SOURCE_DIR;
-  const std::string readme = read_file(source + "/README.md");
+  const std::string readme = file_text(source + "/README.md");
   CHECK(std::count(readme.begin(), readme.end(), '\n') < 400);
   // What the program's help says, for the program and each command.
   std::string help = run_process(std::string("'") + FENCELAB_BINARY + "' --help", false).output;
@@ -104,7 +96,7 @@ TEST_CASE("the README stays under 400 lines and names only options that exist", 
   // The tools' options are in their scripts; cmake's and ctest's are theirs.
   std::string tools;
   for (const auto& entry : std::filesystem::recursive_directory_iterator(source + "/tools"))
-    if (entry.is_regular_file()) tools += read_file(entry.path().string());
+    if (entry.is_regular_file()) tools += file_text(entry.path().string());
   const std::vector<std::string> build_tools = {"--build", "--test-dir", "--output-on-failure"};
   size_t named = 0;
   for (size_t at = readme.find("--"); at != std::string::npos; at = readme.find("--", at + 2)) {

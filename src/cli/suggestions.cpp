@@ -49,10 +49,15 @@ std::string closest_name(std::string_view name, const std::vector<std::string>& 
 
 namespace {
 
+/** Every subcommand of `app` (CLI11's get_subcommands() without a filter lists only the
+ *  ones given on the command line). */
+std::vector<const CLI::App*> all_subcommands(const CLI::App& app) {
+  return app.get_subcommands([](const CLI::App*) { return true; });
+}
+
 std::vector<std::string> subcommand_names(const CLI::App& app) {
   std::vector<std::string> names;
-  for (const CLI::App* command : app.get_subcommands([](const CLI::App*) { return true; }))
-    names.push_back(command->get_name());
+  for (const CLI::App* command : all_subcommands(app)) names.push_back(command->get_name());
   return names;
 }
 
@@ -67,7 +72,7 @@ std::vector<std::string> long_option_names(const CLI::App& command) {
 /** The subcommands that do take `option`, to say where an option left out of one belongs. */
 std::vector<std::string> commands_with(const CLI::App& app, const std::string& option) {
   std::vector<std::string> names;
-  for (const CLI::App* command : app.get_subcommands([](const CLI::App*) { return true; })) {
+  for (const CLI::App* command : all_subcommands(app)) {
     const std::vector<std::string> options = long_option_names(*command);
     if (std::find(options.begin(), options.end(), option) != options.end()) names.push_back(command->get_name());
   }
@@ -87,10 +92,7 @@ int check_command_line(const CLI::App& app, int argc, const char* const* argv) {
                suggestion.empty() ? "" : fmt::format(" (did you mean '{}'?)", suggestion), fmt::join(commands, ", "));
     return kBadInput;
   }
-  const CLI::App* command = nullptr;
-  for (const CLI::App* candidate : app.get_subcommands([](const CLI::App*) { return true; }))
-    if (candidate->get_name() == first) command = candidate;
-  const std::vector<std::string> options = long_option_names(*command);
+  const std::vector<std::string> options = long_option_names(*app.get_subcommand(first));
   for (int i = 2; i < argc; ++i) {
     const std::string argument = argv[i];
     if (argument == "--") break; // what follows is positional

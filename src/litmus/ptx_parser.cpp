@@ -269,11 +269,7 @@ private:
     PtxCondition left = parse_conjunction(test);
     while (at("\\/")) {
       take();
-      PtxCondition both;
-      both.kind = PtxCondition::Kind::disjunction;
-      both.children.push_back(std::move(left));
-      both.children.push_back(parse_conjunction(test));
-      left = std::move(both);
+      left = joined(PtxCondition::Kind::disjunction, std::move(left), parse_conjunction(test));
     }
     return left;
   }
@@ -282,13 +278,17 @@ private:
     PtxCondition left = parse_unary(test);
     while (at("/\\")) {
       take();
-      PtxCondition both;
-      both.kind = PtxCondition::Kind::conjunction;
-      both.children.push_back(std::move(left));
-      both.children.push_back(parse_unary(test));
-      left = std::move(both);
+      left = joined(PtxCondition::Kind::conjunction, std::move(left), parse_unary(test));
     }
     return left;
+  }
+  /** `left OP right` as one node (OP: conjunction or disjunction, both left-associative). */
+  static PtxCondition joined(PtxCondition::Kind kind, PtxCondition left, PtxCondition right) {
+    PtxCondition both;
+    both.kind = kind;
+    both.children.push_back(std::move(left));
+    both.children.push_back(std::move(right));
+    return both;
   }
   // unary := '~' unary | '(' disjunction ')' | 'true' | 'false' | term ('=='|'='|'!=') term
   PtxCondition parse_unary(const PtxTest& test) {
